@@ -1,0 +1,35 @@
+// swift-tools-version: 6.1
+//
+// Chronicle has no package dependencies: only the toolchain (stdlib, Foundation, Dispatch,
+// Synchronization, Observation, Swift Testing). Benchmarks live in their own package under
+// Benchmarks/ so that the benchmark harness never becomes a dependency of the library.
+import PackageDescription
+
+let package = Package(
+  name: "Chronicle",
+  // Synchronization's Mutex and Atomic (the store's lock and its re-entrancy check) need
+  // macOS 15 / iOS 18; Observation alone would allow one year earlier. See README, "Platforms".
+  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+  products: [
+    .library(name: "Chronicle", targets: ["Chronicle"]),
+    .library(name: "ChronicleStore", targets: ["ChronicleStore"]),
+    .library(name: "ChronicleMiddleware", targets: ["ChronicleMiddleware"]),
+    .library(name: "ChronicleTracer", targets: ["ChronicleTracer"]),
+    .library(name: "ChronicleTimeTravel", targets: ["ChronicleTimeTravel"]),
+    .executable(name: "counter", targets: ["Counter"]),
+  ],
+  targets: [
+    .target(name: "ChronicleStore", path: "Sources/Store"),
+    .target(name: "ChronicleMiddleware", dependencies: ["ChronicleStore"], path: "Sources/Middleware"),
+    .target(name: "ChronicleTracer", dependencies: ["ChronicleStore"], path: "Sources/Tracer"),
+    .target(name: "ChronicleTimeTravel", dependencies: ["ChronicleTracer"], path: "Sources/TimeTravel"),
+    .target(
+      name: "Chronicle",
+      dependencies: ["ChronicleStore", "ChronicleMiddleware", "ChronicleTracer", "ChronicleTimeTravel"],
+      path: "Sources/Chronicle"
+    ),
+    .executableTarget(name: "Counter", dependencies: ["Chronicle"], path: "Examples/Counter"),
+    .testTarget(name: "StoreTests", dependencies: ["ChronicleStore"], path: "Tests/StoreTests"),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,44 @@
+/// Sends actions from an effect back into the store.
+///
+/// Effects receive a `Send` and call it like a function:
+///
+/// ```swift
+/// return .run { send in
+///   let todos = try await api.loadTodos()
+///   await send(.loaded(todos))
+/// }
+/// ```
+///
+/// Every action goes through the whole middleware chain with the effect as its cause. Once the
+/// effect is cancelled, or its store released, sending does nothing.
+public struct Send<Action: Sendable>: Sendable {
+  @usableFromInline let deliver: @Sendable (Action, String?) -> Void
+
+  /// Creates a `Send` that hands every action to `deliver`, with an optional context label.
+  ///
+  /// Stores create these for their effects; tests can create one to drive an effect's operation
+  /// directly.
+  public init(_ deliver: @escaping @Sendable (_ action: Action, _ context: String?) -> Void) {
+    self.deliver = deliver
+  }
+
+  /// Sends `action` to the store. It is processed before this call returns, unless the effect was
+  /// cancelled or the store released, in which case it is dropped.
+  @inlinable
+  public func callAsFunction(_ action: Action) async {
+    deliver(action, nil)
+  }
+
+  /// Sends `action` with a context label that overrides the one inherited from the cause.
+  @inlinable
+  public func callAsFunction(_ action: Action, context: String?) async {
+    deliver(action, context)
+  }
+
+  /// Returns a `Send` that accepts another action type and converts it, e.g. to embed a child
+  /// feature's effect in its parent.
+  public func map<Child: Sendable>(_ transform: @escaping @Sendable (Child) -> Action) -> Send<Child> {
+    let deliver = self.deliver
+    return Send<Child> { action, context in deliver(transform(action), context) }
+  }
+}

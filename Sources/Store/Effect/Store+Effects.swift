@@ -1,0 +1,266 @@
+/// Where an effect is started: the ids around it, the concatenation it runs in, and the cause
+/// its actions will carry.
+struct EffectScope: Sendable {
+  var ids: [EffectID] = []
+  var parent: EffectRecord?
+  var kind: Cause.Kind
+  var label: String?
+  var parentSequence: UInt64?
+  var context: String?
+}
+
+/// How an effect's work ended.
+enum EffectOutcome: Sendable {
+  case finished
+  case failed(String)
+}
+
+extension Store {
+  // MARK: - Starting
+
+  @usableFromInline
+  func startReducerEffect(_ effect: Effect<Action>) {
+    start(effect, in: currentScope(kind: .effect, label: nil))
+  }
+
+  func startFromMiddleware(_ effect: Effect<Action>, kind: Cause.Kind, label: String?) {
+    withProcessing { start(effect, in: currentScope(kind: kind, label: label)) }
+  }
+
+  func sendFromMiddleware(_ action: Action, context: String?, kind: Cause.Kind, label: String?) {
+    let storage = self.storage
+    let cause = Cause(kind: kind, parent: storage.pointee.sequence, label: label)
+    let pending = PendingAction(
+      action: action, context: context ?? storage.pointee.currentContext, cause: cause, record: nil)
+    let thread = ThreadID.current
+    if owner.load(ordering: .relaxed) == thread {
+      enqueue(pending)
+    } else {
+      withProcessing { enqueue(pending) }
+    }
+  }
+
+  private func currentScope(kind: Cause.Kind, label: String?) -> EffectScope {
+    EffectScope(
+      kind: kind, label: label, parentSequence: storage.pointee.sequence,
+      context: storage.pointee.currentContext)
+  }
+
+  /// Starts `effect`; call as the owner. Returns the records of the tasks it started, so a
+  /// concatenation can wait for them.
+  @discardableResult
+  func start(_ effect: Effect<Action>, in scope: EffectScope) -> [EffectRecord] {
+    switch effect.operation {
+    case .none:
+      return []
+    case .send(let action):
+      let cause = Cause(
+        kind: scope.kind, parent: scope.parentSequence, effect: scope.parent?.serial,
+        label: scope.label ?? scope.ids.first?.description)
+      enqueue(PendingAction(action: action, context: scope.context, cause: cause, record: scope.parent))
+      return []
+    case .run(let priority, let operation, let handler):
+      let record = makeRecord(in: scope)
+      let send = makeSend(for: record)
+      let activity = self.activity
+      activity.enter()
+      record.task = Task(priority: priority) { [weak self] in
+        let outcome = await activity.bind {
+          await Self.execute(operation, handler: handler, send: send)
+        }
+        self?.finish(record, outcome: outcome)
+        activity.leave()
+      }
+      return [record]
+    case .merge(let effects):
+      return effects.flatMap { start($0, in: scope) }
+    case .concatenate(let effects):
+      let record = makeRecord(in: scope)
+      var childScope = scope
+      childScope.parent = record
+      let activity = self.activity
+      activity.enter()
+      record.task = Task { [weak self] in
+        await activity.bind {
+          for effect in effects {
+            guard let tasks = Self.startChild(of: record, effect, in: childScope, store: self) else { break }
+            await withTaskCancellationHandler {
+              for task in tasks { await task.value }
+            } onCancel: {
+              for task in tasks { task.cancel() }
+            }
+            if Task.isCancelled { break }
+          }
+        }
+        self?.finish(record, outcome: .finished)
+        activity.leave()
+      }
+      return [record]
+    case .cancellable(let id, let cancelInFlight, let inner):
+      if cancelInFlight { cancelEffects(id: id) }
+      var scope = scope
+      scope.ids.insert(id, at: 0)
+      return start(inner, in: scope)
+    case .cancel(let id):
+      cancelEffects(id: id)
+      return []
+    }
+  }
+
+  /// Starts the next part of a concatenation from its task; `nil` when the concatenation was
+  /// cancelled or the store released, which ends it.
+  private static func startChild(
+    of record: EffectRecord, _ effect: Effect<Action>, in scope: EffectScope, store: Store?
+  ) -> [Task<Void, Never>]? {
+    guard let store else { return nil }
+    return store.withProcessing {
+      if record.isCancelledInChain { return nil }
+      return store.start(effect, in: scope).compactMap(\.task)
+    }
+  }
+
+  private static func execute(
+    _ operation: @Sendable (Send<Action>) async throws -> Void,
+    handler: (@Sendable (any Error, Send<Action>) async -> Void)?,
+    send: Send<Action>
+  ) async -> EffectOutcome {
+    do {
+      try await operation(send)
+      return .finished
+    } catch {
+      if Task.isCancelled { return .finished }
+      if let handler {
+        await handler(error, send)
+        return .finished
+      }
+      return .failed(String(describing: error))
+    }
+  }
+
+  private func makeRecord(in scope: EffectScope) -> EffectRecord {
+    let storage = self.storage
+    storage.pointee.nextEffectSerial += 1
+    let serial = storage.pointee.nextEffectSerial
+    let cause = Cause(
+      kind: scope.kind, parent: scope.parentSequence, effect: serial,
+      label: scope.label ?? scope.ids.first?.description)
+    let record = EffectRecord(
+      serial: serial, ids: scope.ids, parent: scope.parent, cause: cause, context: scope.context)
+    let key = ObjectIdentifier(record)
+    storage.pointee.records[key] = record
+    for id in scope.ids { storage.pointee.recordsByID[id, default: [:]][key] = record }
+    emit(EffectEvent(phase: .started, effect: serial, cause: cause, ids: scope.ids))
+    return record
+  }
+
+  private func makeSend(for record: EffectRecord) -> Send<Action> {
+    Send { [weak self] action, context in
+      self?.deliver(action, context: context ?? record.context, from: record)
+    }
+  }
+
+  /// An action sent by an effect: processed now under the lock, or queued when this thread is
+  /// already processing. Dropped once the effect is cancelled.
+  private func deliver(_ action: Action, context: String?, from record: EffectRecord) {
+    let pending = PendingAction(action: action, context: context, cause: record.cause, record: record)
+    let thread = ThreadID.current
+    if owner.load(ordering: .relaxed) == thread {
+      enqueue(pending)
+      return
+    }
+    withProcessing {
+      if record.isCancelledInChain { return }
+      process(action, context: context, cause: record.cause)
+    }
+  }
+
+  private func finish(_ record: EffectRecord, outcome: EffectOutcome) {
+    withProcessing {
+      let storage = self.storage
+      let key = ObjectIdentifier(record)
+      guard storage.pointee.records.removeValue(forKey: key) != nil else { return }
+      for id in record.ids { removeFromIndex(key, id: id) }
+      if record.isCancelled { return }  // its `cancelled` event was sent when it was cancelled
+      let phase: EffectEvent.Phase
+      if record.isCancelledInChain {
+        phase = .cancelled
+      } else if case .failed(let message) = outcome {
+        phase = .failed(message)
+      } else {
+        phase = .finished
+      }
+      emit(EffectEvent(phase: phase, effect: record.serial, cause: record.cause, ids: record.ids))
+    }
+  }
+
+  private func removeFromIndex(_ key: ObjectIdentifier, id: EffectID) {
+    let storage = self.storage
+    storage.pointee.recordsByID[id]?[key] = nil
+    if storage.pointee.recordsByID[id]?.isEmpty == true { storage.pointee.recordsByID[id] = nil }
+  }
+
+  // MARK: - Cancelling
+
+  /// Cancels every in-flight effect, thunk and timer started with `id`.
+  ///
+  /// When this returns, none of their actions will reach the reducer, even ones already sent and
+  /// waiting in the queue. Unknown ids are ignored.
+  public func cancel(id: some Hashable & Sendable) {
+    cancelEffects(id: EffectID(id))
+  }
+
+  func cancelEffects(id: EffectID) {
+    withProcessing {
+      let storage = self.storage
+      guard let records = storage.pointee.recordsByID.removeValue(forKey: id) else { return }
+      for record in records.values.sorted(by: { $0.serial < $1.serial }) where !record.isCancelled {
+        record.isCancelled = true
+        let key = ObjectIdentifier(record)
+        for other in record.ids where other != id { removeFromIndex(key, id: other) }
+        record.task?.cancel()
+        emit(EffectEvent(phase: .cancelled, effect: record.serial, cause: record.cause, ids: record.ids))
+      }
+    }
+  }
+
+  /// The number of effect tasks running (including cancelled ones that have not returned yet).
+  public var runningEffectCount: Int { withProcessing { storage.pointee.records.count } }
+
+  private func emit(_ event: EffectEvent) {
+    if middleware.isEmpty { return }
+    let context = MiddlewareContext(store: self)
+    for middleware in middleware { middleware.handle(event, context: context) }
+  }
+
+  // MARK: - Idle
+
+  /// Waits until the store is idle: no action queued or processing, no effect, thunk or timer
+  /// running. Returns at once if it already is. Never polls or sleeps.
+  ///
+  /// A store with a repeating timer is never idle; cancel it first, or use a `TestClock` and
+  /// `advance` it.
+  public func waitUntilIdle() async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let idle = withProcessing {
+        if isIdle { return true }
+        storage.pointee.idleWaiters.append(continuation)
+        return false
+      }
+      if idle { continuation.resume() }
+    }
+  }
+
+  private var isIdle: Bool {
+    storage.pointee.records.isEmpty && storage.pointee.queue.count == storage.pointee.queueHead
+  }
+
+  @usableFromInline
+  func resumeIdleWaitersIfIdle() {
+    let waiters: [CheckedContinuation<Void, Never>] = lock.withLock { _ in
+      guard isIdle else { return [] }
+      defer { storage.pointee.idleWaiters = [] }
+      return storage.pointee.idleWaiters
+    }
+    for waiter in waiters { waiter.resume() }
+  }
+}

@@ -1,0 +1,43 @@
+/// What a middleware can see and do while it handles an action or an effect event.
+///
+/// A context is valid only during the `handle` call it was passed to; do not keep it. To send
+/// actions later, start an effect with ``run(_:as:label:)`` and use the `Send` it receives.
+public struct MiddlewareContext<State: Sendable, Action: Sendable> {
+  @usableFromInline let store: Store<State, Action>
+
+  @inlinable init(store: Store<State, Action>) { self.store = store }
+
+  /// The metadata of the action being handled: sequence number, timestamp, context label, cause.
+  ///
+  /// The timestamp is read from the clock the first time any middleware asks for it during an
+  /// action, so middlewares that never look at it do not pay for it.
+  public var metadata: ActionMetadata { store.currentMetadata() }
+
+  /// The store's state now: before `next` is called, the state before the action; after `next`
+  /// returns, the state after it.
+  @inlinable public var state: State { store.storage.pointee.state }
+
+  /// Queues `action`; it is processed after the current action, with this middleware as its cause.
+  ///
+  /// - Parameters:
+  ///   - context: The context label; defaults to the current action's.
+  ///   - kind: The kind of cause to record, e.g. `.thunk` for a thunk middleware.
+  ///   - label: A label for the cause, e.g. the thunk's name.
+  public func send(_ action: Action, context: String? = nil, as kind: Cause.Kind = .middleware, label: String? = nil) {
+    store.sendFromMiddleware(action, context: context, kind: kind, label: label)
+  }
+
+  /// Starts `effect` as if the reducer had returned it, with a cause of the given kind whose
+  /// parent is the current action (or no parent when handling an effect event).
+  ///
+  /// Thunk and timer middlewares use this: their work is tracked, cancellable by id, cancelled
+  /// with the store, and awaited by ``Store/waitUntilIdle()``.
+  public func run(_ effect: Effect<Action>, as kind: Cause.Kind = .middleware, label: String? = nil) {
+    store.startFromMiddleware(effect, kind: kind, label: label)
+  }
+
+  /// Cancels every in-flight effect, thunk and timer with `id`.
+  public func cancel(id: some Hashable & Sendable) {
+    store.cancelEffects(id: EffectID(id))
+  }
+}

@@ -1,0 +1,16 @@
+/// A registered state callback.
+///
+/// `@unchecked Sendable`: `isActive` is read and written only under the store's lock; `notify`
+/// and `finish` are immutable.
+@usableFromInline
+final class StateObserver<State>: @unchecked Sendable {
+  @usableFromInline var isActive = true
+  @usableFromInline let notify: (State) -> Void
+  /// Called when the store is released, so async sequences end.
+  let finish: (() -> Void)?
+
+  init(notify: @escaping (State) -> Void, finish: (() -> Void)? = nil) {
+    self.notify = notify
+    self.finish = finish
+  }
+}
