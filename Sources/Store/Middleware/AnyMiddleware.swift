@@ -31,9 +31,10 @@ public struct AnyMiddleware<State: Sendable, Action: Sendable>: Middleware {
   /// ```
   public init(
     name: String = "middleware",
-    handle: @escaping @Sendable (
-      _ action: Action, _ context: MiddlewareContext<State, Action>, _ next: (Action) -> Void
-    ) -> Void,
+    handle:
+      @escaping @Sendable (
+        _ action: Action, _ context: MiddlewareContext<State, Action>, _ next: (Action) -> Void
+      ) -> Void,
     event: @escaping @Sendable (_ event: EffectEvent, _ context: MiddlewareContext<State, Action>) -> Void = {
       _, _ in
     }

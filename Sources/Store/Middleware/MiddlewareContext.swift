@@ -23,7 +23,9 @@ public struct MiddlewareContext<State: Sendable, Action: Sendable> {
   ///   - context: The context label; defaults to the current action's.
   ///   - kind: The kind of cause to record, e.g. `.thunk` for a thunk middleware.
   ///   - label: A label for the cause, e.g. the thunk's name.
-  public func send(_ action: Action, context: String? = nil, as kind: Cause.Kind = .middleware, label: String? = nil) {
+  public func send(
+    _ action: Action, context: String? = nil, as kind: Cause.Kind = .middleware, label: String? = nil
+  ) {
     store.sendFromMiddleware(action, context: context, kind: kind, label: label)
   }
 

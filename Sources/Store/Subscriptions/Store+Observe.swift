@@ -41,18 +41,8 @@ extension Store {
     }
   }
 
-  /// Calls `onChange` with a part of the state, now (if `immediately`) and after every action
-  /// that reaches the reducer. For values that are not `Equatable`, so repeats are delivered.
-  public func observe<Value: Sendable>(
-    _ value: @escaping @Sendable (State) -> Value,
-    immediately: Bool = true,
-    onChange: @escaping @Sendable (Value) -> Void
-  ) -> StoreSubscription {
-    addObserver(immediately: immediately) { onChange(value($0)) }
-  }
-
   /// Calls `onChange` with the whole state, now (if `immediately`) and after every action that
-  /// reaches the reducer.
+  /// reaches the reducer (repeats included, so it works for any state, `Equatable` or not).
   public func observe(
     immediately: Bool = true,
     onChange: @escaping @Sendable (State) -> Void

@@ -1,0 +1,129 @@
+import ChronicleStore
+import Foundation
+import Testing
+
+@Suite("Middleware chain")
+struct MiddlewareChainTests {
+  @Test func middlewaresComposeInTheOrderGiven() {
+    let recorder = Recorder<String>()
+    let store = Store(
+      initialState: Counter.State(), reducer: Counter(),
+      middleware: [
+        recordingMiddleware("outer", into: recorder),
+        recordingMiddleware("inner", into: recorder),
+        AnyMiddleware { action, context, next in
+          recorder.append("reducer sees count \(context.state.count)")
+          next(action)
+          recorder.append("after reducer count \(context.state.count)")
+        },
+      ])
+    store.send(.increment)
+    #expect(
+      recorder.values == [
+        "outer before increment", "inner before increment", "reducer sees count 0",
+        "after reducer count 1", "inner after increment", "outer after increment",
+      ])
+  }
+
+  @Test func middlewareCanTransformAnAction() {
+    let double = AnyMiddleware<Counter.State, Counter.Action> { action, _, next in
+      if case .add(let amount) = action { next(.add(amount * 2)) } else { next(action) }
+    }
+    let store = Store(initialState: Counter.State(), reducer: Counter(), middleware: [double])
+    store.send(.add(21))
+    #expect(store.state.count == 42)
+  }
+
+  @Test func middlewareThatNeverCallsNextStopsTheActionAndNothingElse() {
+    let seen = Recorder<Int>()
+    let block = AnyMiddleware<Counter.State, Counter.Action> { action, _, next in
+      if action == .decrement { return }
+      next(action)
+    }
+    let store = Store(initialState: Counter.State(), reducer: Counter(), middleware: [block])
+    let subscription = store.observe(\.count, immediately: false, removeDuplicates: false) { seen.append($0) }
+    store.send(.decrement)
+    store.send(.increment)
+    #expect(store.state.count == 1)
+    #expect(seen.values == [1])
+    subscription.cancel()
+  }
+
+  @Test func callingNextTwiceRunsTheReducerOnce() {
+    let twice = AnyMiddleware<Counter.State, Counter.Action> { action, _, next in
+      next(action)
+      next(action)
+    }
+    let store = Store(initialState: Counter.State(), reducer: Counter(), middleware: [twice])
+    store.send(.increment)
+    #expect(store.state.count == 1)
+  }
+
+  @Test func metadataCarriesSequenceContextAndCause() {
+    let metadata = Recorder<ActionMetadata>()
+    let watcher = AnyMiddleware<Counter.State, Counter.Action> { action, context, next in
+      metadata.append(context.metadata)
+      if action == .increment { context.send(.note("echo"), as: .thunk, label: "echoer") }
+      next(action)
+    }
+    let before = Date()
+    let store = Store(initialState: Counter.State(), reducer: Counter(), middleware: [watcher])
+    store.send(.increment, context: "CounterScreen")
+    store.send(.decrement)
+    let after = Date()
+    let values = metadata.values
+    #expect(values.map(\.sequence) == [1, 2, 3])
+    #expect(values.map(\.context) == ["CounterScreen", "CounterScreen", nil])
+    #expect(values.map(\.cause) == [.user, Cause(kind: .thunk, parent: 1, label: "echoer"), .user])
+    #expect(values.allSatisfy { $0.timestamp >= before && $0.timestamp <= after })
+  }
+
+  @Test func timestampIsTakenOncePerAction() {
+    let stamps = Recorder<Date>()
+    let first = AnyMiddleware<Counter.State, Counter.Action> { action, context, next in
+      stamps.append(context.metadata.timestamp)
+      next(action)
+    }
+    let second = AnyMiddleware<Counter.State, Counter.Action> { action, context, next in
+      next(action)
+      stamps.append(context.metadata.timestamp)
+    }
+    let store = Store(initialState: Counter.State(), reducer: Counter(), middleware: [first, second])
+    store.send(.increment)
+    #expect(stamps.count == 2)
+    #expect(stamps.values[0] == stamps.values[1])
+  }
+
+  @Test func middlewareStartedEffectIsTrackedWithItsCause() async {
+    let causes = Recorder<Cause>()
+    let thunks = AnyMiddleware<Counter.State, Counter.Action> { action, context, next in
+      if action == .increment {
+        context.run(.run { send in await send(.note("from thunk")) }, as: .thunk, label: "noter")
+      }
+      if case .note = action { causes.append(context.metadata.cause) }
+      next(action)
+    }
+    let store = Store(initialState: Counter.State(), reducer: Counter(), middleware: [thunks])
+    store.send(.increment)
+    await store.waitUntilIdle()
+    #expect(store.state.log == ["from thunk"])
+    #expect(causes.values == [Cause(kind: .thunk, parent: 1, effect: 1, label: "noter")])
+  }
+
+  @Test func customMiddlewareTypeIsWrappedByAnyMiddleware() {
+    struct Clamp: Middleware {
+      func handle(
+        _ action: Counter.Action, context: MiddlewareContext<Counter.State, Counter.Action>,
+        next: (Counter.Action) -> Void
+      ) {
+        if action == .decrement && context.state.count == 0 { return }
+        next(action)
+      }
+    }
+    let store = Store(initialState: Counter.State(), reducer: Counter(), middleware: [AnyMiddleware(Clamp())])
+    store.send(.decrement)
+    store.send(.increment)
+    store.send(.decrement)
+    #expect(store.state.count == 0)
+  }
+}
