@@ -17,6 +17,7 @@ let package = Package(
     .library(name: "ChronicleTracer", targets: ["ChronicleTracer"]),
     .library(name: "ChronicleTimeTravel", targets: ["ChronicleTimeTravel"]),
     .executable(name: "counter", targets: ["Counter"]),
+    .executable(name: "stopwatch", targets: ["Stopwatch"]),
   ],
   targets: [
     .target(name: "ChronicleStore", path: "Sources/Store"),
@@ -29,7 +30,12 @@ let package = Package(
       path: "Sources/Chronicle"
     ),
     .executableTarget(name: "Counter", dependencies: ["Chronicle"], path: "Examples/Counter"),
+    .executableTarget(name: "Stopwatch", dependencies: ["Chronicle"], path: "Examples/Stopwatch"),
+    .executableTarget(
+      name: "PersistenceCrashWriter", dependencies: ["ChronicleStore"], path: "Tests/PersistenceCrashWriter"),
     .testTarget(name: "StoreTests", dependencies: ["ChronicleStore"], path: "Tests/StoreTests"),
+    .testTarget(name: "MiddlewareTests", dependencies: ["ChronicleMiddleware"], path: "Tests/MiddlewareTests"),
+    .testTarget(name: "TracerTests", dependencies: ["ChronicleTracer"], path: "Tests/TracerTests"),
   ],
   swiftLanguageModes: [.v6]
 )

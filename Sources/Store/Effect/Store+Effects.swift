@@ -264,3 +264,19 @@ extension Store {
     for waiter in waiters { waiter.resume() }
   }
 }
+
+extension Store {
+  /// Starts `effect` as if a reducer had returned it, outside of any action: its actions carry a
+  /// cause of the given kind with no parent, and the context label given.
+  ///
+  /// Middlewares built on effects use this to offer entry points that are not actions, such as
+  /// dispatching a thunk. The work is tracked like any effect: cancellable by id, cancelled with
+  /// the store, awaited by ``waitUntilIdle()``.
+  public func start(
+    _ effect: Effect<Action>, as kind: Cause.Kind = .effect, label: String? = nil, context: String? = nil
+  ) {
+    withProcessing {
+      start(effect, in: EffectScope(kind: kind, label: label, parentSequence: nil, context: context))
+    }
+  }
+}
