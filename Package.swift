@@ -16,6 +16,7 @@ let package = Package(
     .library(name: "ChronicleMiddleware", targets: ["ChronicleMiddleware"]),
     .library(name: "ChronicleTracer", targets: ["ChronicleTracer"]),
     .library(name: "ChronicleTimeTravel", targets: ["ChronicleTimeTravel"]),
+    .library(name: "ChronicleTesting", targets: ["ChronicleTesting"]),
     .executable(name: "counter", targets: ["Counter"]),
     .executable(name: "stopwatch", targets: ["Stopwatch"]),
   ],
@@ -29,12 +30,16 @@ let package = Package(
       dependencies: ["ChronicleStore", "ChronicleMiddleware", "ChronicleTracer", "ChronicleTimeTravel"],
       path: "Sources/Chronicle"
     ),
+    .target(name: "ChronicleTesting", dependencies: ["ChronicleTimeTravel"], path: "Sources/Testing"),
     .executableTarget(name: "Counter", dependencies: ["Chronicle"], path: "Examples/Counter"),
     .executableTarget(name: "Stopwatch", dependencies: ["Chronicle"], path: "Examples/Stopwatch"),
     .executableTarget(
       name: "PersistenceCrashWriter", dependencies: ["ChronicleStore"], path: "Tests/PersistenceCrashWriter"),
     .testTarget(name: "StoreTests", dependencies: ["ChronicleStore"], path: "Tests/StoreTests"),
-    .testTarget(name: "MiddlewareTests", dependencies: ["ChronicleMiddleware"], path: "Tests/MiddlewareTests"),
+    .testTarget(
+      name: "MiddlewareTests", dependencies: ["ChronicleMiddleware"], path: "Tests/MiddlewareTests"),
+    .testTarget(
+      name: "TestingTests", dependencies: ["ChronicleTesting"], path: "Tests/TestingTests"),
     .testTarget(name: "TracerTests", dependencies: ["ChronicleTracer"], path: "Tests/TracerTests"),
   ],
   swiftLanguageModes: [.v6]

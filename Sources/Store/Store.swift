@@ -31,15 +31,16 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
   // and `registrar` are immutable or thread-safe themselves.
 
   /// Serializes processing. Held for the whole of an action (chain, reducer, subscribers).
-  @usableFromInline let lock = Mutex<Void>(())
+  @usableFromInline let lock = SanitizerVisibleMutex<Void>(())
   /// The `ThreadID` of the thread holding `lock`, or 0. Only the owner writes its own id, so a
   /// thread reading its own id knows it is re-entrant; relaxed ordering is enough.
   @usableFromInline let owner = Atomic<UInt>(0)
   @usableFromInline let storage: UnsafeMutablePointer<StoreStorage<State, Action>>
   @usableFromInline let reducer: @Sendable (inout State, Action) -> Effect<Action>
   @usableFromInline let middleware: [AnyMiddleware<State, Action>]
-  /// Counts this store's runnable effect tasks, so a `TestClock` knows when they have settled.
-  let activity = TaskActivity()
+  /// Runs this store's effect tasks and counts their jobs, so a `TestClock` knows when they have
+  /// settled.
+  package let activity = TaskActivity()
   @usableFromInline let registrar = ObservationRegistrar()
   /// Set once `state` has been read: from then on mutations are reported to Observation.
   /// Until then nobody can be observing, and sends skip the registrar's cost (~65 ns).
@@ -51,16 +52,15 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
   ///   - initialState: The state before any action.
   ///   - reducer: The feature's logic.
   ///   - middleware: The chain every action passes, in order: the first sees each action first.
+  // Inlinable so the closure that calls `reducer` is formed in the client, specialized for `R`:
+  // formed here it would call `reduce` through unspecialized generic witnesses on every action.
+  @inlinable
   public convenience init<R: Reducer>(
     initialState: State,
     reducer: R,
     middleware: [AnyMiddleware<State, Action>] = []
   ) where R.State == State, R.Action == Action {
-    if let reduce = reducer as? Reduce<State, Action> {
-      self.init(initialState: initialState, middleware: middleware, reduce: reduce.body)
-    } else {
-      self.init(initialState: initialState, middleware: middleware) { reducer.reduce(into: &$0, action: $1) }
-    }
+    self.init(initialState: initialState, middleware: middleware) { reducer.reduce(into: &$0, action: $1) }
   }
 
   /// Creates a store whose reducer is a closure.
@@ -126,12 +126,15 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
   func process(_ action: Action, context: String?, cause: Cause) {
     let storage = self.storage
     storage.pointee.sequence &+= 1
-    storage.pointee.currentContext = context
-    storage.pointee.currentCause = cause
     if middleware.isEmpty {
-      reduce(action)
+      // Nobody reads the metadata: keep context and cause in registers, and hand them on only
+      // if the reducer starts an effect (storing two strings per action costs runtime calls).
+      let effect = reduce(action)
+      if !effect.isNone { startReducerEffect(effect, context: context) }
       if !storage.pointee.observers.isEmpty { notifyObservers() }
     } else {
+      storage.pointee.currentContext = context
+      storage.pointee.currentCause = cause
       storage.pointee.currentTimestamp = nil
       storage.pointee.reducerRan = false
       dispatch(action, from: 0)
@@ -143,11 +146,14 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
   @inlinable
   func dispatch(_ action: Action, from index: Int) {
     if index == middleware.count {
-      reduce(action)
+      let effect = reduce(action)
+      if !effect.isNone { startReducerEffect(effect, context: storage.pointee.currentContext) }
       return
     }
     var passed = false
-    middleware[index].handle(action, context: MiddlewareContext(store: self)) { next in
+    // Read in place: copying the `AnyMiddleware` out of the array retains its closures.
+    let handle = middleware.withUnsafeBufferPointer { $0[index].handleAction }
+    handle(action, MiddlewareContext(store: self)) { next in
       // A second call would run the reducer twice under one sequence number.
       guard !passed else { return }
       passed = true
@@ -155,15 +161,16 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
     }
   }
 
+  /// Runs the reducer; returns its effect.
   @inlinable
-  func reduce(_ action: Action) {
+  func reduce(_ action: Action) -> Effect<Action> {
     let storage = self.storage
     let armed = observationArmed.load(ordering: .relaxed)
     if armed { registrar.willSet(self, keyPath: \.state) }
     let effect = reducer(&storage.pointee.state, action)
     if armed { registrar.didSet(self, keyPath: \.state) }
     storage.pointee.reducerRan = true
-    if !effect.isNone { startReducerEffect(effect) }
+    return effect
   }
 
   @inlinable

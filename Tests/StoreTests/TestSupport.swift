@@ -3,7 +3,7 @@ import Synchronization
 
 /// A thread-safe list of values for tests to record into from any thread.
 final class Recorder<Value: Sendable>: Sendable {
-  private let storage = Mutex<[Value]>([])
+  private let storage = SanitizerVisibleMutex<[Value]>([])
 
   func append(_ value: Value) { storage.withLock { $0.append(value) } }
   var values: [Value] { storage.withLock { $0 } }
@@ -12,7 +12,8 @@ final class Recorder<Value: Sendable>: Sendable {
 
 /// A one-shot signal an effect or callback can fire and a test can await, without sleeping.
 final class Signal: Sendable {
-  private let state = Mutex<(fired: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+  private let state = SanitizerVisibleMutex<(fired: Bool, waiters: [CheckedContinuation<Void, Never>])>(
+    (false, []))
 
   func fire() {
     let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in

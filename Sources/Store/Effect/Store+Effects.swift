@@ -19,8 +19,10 @@ extension Store {
   // MARK: - Starting
 
   @usableFromInline
-  func startReducerEffect(_ effect: Effect<Action>) {
-    start(effect, in: currentScope(kind: .effect, label: nil))
+  func startReducerEffect(_ effect: Effect<Action>, context: String?) {
+    start(
+      effect,
+      in: EffectScope(kind: .effect, label: nil, parentSequence: storage.pointee.sequence, context: context))
   }
 
   func startFromMiddleware(_ effect: Effect<Action>, kind: Cause.Kind, label: String?) {
@@ -63,13 +65,11 @@ extension Store {
       let record = makeRecord(in: scope)
       let send = makeSend(for: record)
       let activity = self.activity
-      activity.enter()
-      record.task = Task(priority: priority) { [weak self] in
+      record.task = Task(executorPreference: activity, priority: priority) { [weak self] in
         let outcome = await activity.bind {
           await Self.execute(operation, handler: handler, send: send)
         }
         self?.finish(record, outcome: outcome)
-        activity.leave()
       }
       return [record]
     case .merge(let effects):
@@ -79,8 +79,7 @@ extension Store {
       var childScope = scope
       childScope.parent = record
       let activity = self.activity
-      activity.enter()
-      record.task = Task { [weak self] in
+      record.task = Task(executorPreference: activity) { [weak self] in
         await activity.bind {
           for effect in effects {
             guard let tasks = Self.startChild(of: record, effect, in: childScope, store: self) else { break }
@@ -93,7 +92,6 @@ extension Store {
           }
         }
         self?.finish(record, outcome: .finished)
-        activity.leave()
       }
       return [record]
     case .cancellable(let id, let cancelInFlight, let inner):
@@ -225,6 +223,11 @@ extension Store {
 
   /// The number of effect tasks running (including cancelled ones that have not returned yet).
   public var runningEffectCount: Int { withProcessing { storage.pointee.records.count } }
+
+  /// The number of effect tasks running that are not cancelled: the work still to come.
+  public var activeEffectCount: Int {
+    withProcessing { storage.pointee.records.values.count { !$0.isCancelledInChain } }
+  }
 
   private func emit(_ event: EffectEvent) {
     if middleware.isEmpty { return }

@@ -26,7 +26,7 @@ public final class StatePersistence<State: Codable & Sendable>: Sendable {
   private let interval: Duration
   private let clock: any Clock<Duration>
   private let typeName: String
-  private let pending = Mutex<(state: State?, scheduled: Bool, lastError: PersistenceError?)>(
+  private let pending = SanitizerVisibleMutex<(state: State?, scheduled: Bool, lastError: PersistenceError?)>(
     (nil, false, nil))
 
   /// Creates a persistence for the state saved under `key` in `directory`.

@@ -14,7 +14,7 @@ public final class StoreRegistry: Sendable {
   /// The registry of the process.
   public static let shared = StoreRegistry()
 
-  private let stores = Mutex<[ErasedStoreKey: any Sendable]>([:])
+  private let stores = SanitizerVisibleMutex<[ErasedStoreKey: any Sendable]>([:])
 
   @TaskLocal static var overrides: [ErasedStoreKey: any Sendable] = [:]
 

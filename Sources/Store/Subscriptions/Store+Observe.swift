@@ -1,8 +1,12 @@
 /// A value remembered between notifications of one observer.
 ///
-/// `@unchecked Sendable`: read and written only by the store's processing thread under its lock.
+/// `@unchecked Sendable`: read and written only by the store's processing thread under its lock,
+/// which is also why the dynamic exclusivity check is switched off.
+@usableFromInline
 final class LastValue<Value>: @unchecked Sendable {
-  var value: Value?
+  @exclusivity(unchecked) @usableFromInline var value: Value?
+
+  @usableFromInline init() {}
 }
 
 extension Store {
@@ -24,6 +28,8 @@ extension Store {
   ///   - removeDuplicates: Skip values equal to the last one delivered.
   ///   - onChange: The callback.
   /// - Returns: A token; the subscription ends when it is cancelled or released.
+  // Inlinable so the comparison closure is specialized for `Value` in the client.
+  @inlinable
   public func observe<Value: Equatable & Sendable>(
     _ value: @escaping @Sendable (State) -> Value,
     immediately: Bool = true,
@@ -88,7 +94,8 @@ extension Store {
     }
   }
 
-  private func addObserver(
+  @usableFromInline
+  func addObserver(
     immediately: Bool,
     notify: @escaping @Sendable (State) -> Void,
     prime: (State) -> Void = { _ in },
@@ -119,8 +126,10 @@ extension Store {
     }
   }
 
-  @usableFromInline
+  // Inlinable: unspecialized, each call looked up generic metadata twice (~250 ns with one observer).
+  @inlinable
   func notifyObservers() {
+    // A copy, so a callback that observes or cancels does not disturb this loop.
     let observers = storage.pointee.observers
     let state = storage.pointee.state
     for observer in observers where observer.isActive {

@@ -9,10 +9,10 @@ import Synchronization
 /// subscription.cancel()
 /// ```
 public final class StoreSubscription: Sendable, Hashable {
-  private let onCancel: Mutex<(@Sendable () -> Void)?>
+  private let onCancel: SanitizerVisibleMutex<(@Sendable () -> Void)?>
 
   init(onCancel: @escaping @Sendable () -> Void) {
-    self.onCancel = Mutex(onCancel)
+    self.onCancel = SanitizerVisibleMutex(onCancel)
   }
 
   /// Ends the subscription: after `cancel` returns, the callback is not called again. Calling it

@@ -1,0 +1,249 @@
+/// Walks two values side by side and collects the ``StateDiff/Change``s between them, with the
+/// rules that ``StateDiff`` documents.
+struct StateDiffer {
+  let redaction: Redaction
+  private(set) var changes: [StateDiff.Change] = []
+  /// The pairs of objects being compared above the current values: meeting one again is a cycle.
+  private var comparing: Set<ObjectPair> = []
+
+  init(redaction: Redaction) {
+    self.redaction = redaction
+  }
+
+  mutating func compare(_ old: Any, _ new: Any, at path: ValuePath) {
+    if redaction.redacts(old, at: path) || redaction.redacts(new, at: path) {
+      // Compared, never descended into: the report shows that it changed, not how.
+      if !StructuralEquality.areEqual(old, new) { record(.changed, at: path, old: old, new: new) }
+      return
+    }
+    let old = Reflection.unboxed(old)
+    let new = Reflection.unboxed(new)
+    guard type(of: old) == type(of: new) else {
+      record(.changed, at: path, old: old, new: new)
+      return
+    }
+    if Reflection.areBitwiseIdentical(old, new) { return }
+    // The standard collections find their differences directly, which also tells whether they
+    // changed: comparing them with `==` first would walk them twice.
+    if let oldArray = old as? any InspectableArray, let newArray = new as? any InspectableArray {
+      let affixes = oldArray.commonAffixLengths(with: new)
+      compareLists(ListAccess(oldArray), ListAccess(newArray), commonAffixLengths: affixes, at: path)
+      return
+    }
+    if let oldDictionary = old as? any InspectableDictionary,
+      let newDictionary = new as? any InspectableDictionary,
+      let keyChanges = oldDictionary.keyChanges(comparedTo: new)
+    {
+      compareDictionaries(oldDictionary, newDictionary, keyChanges: keyChanges, at: path)
+      return
+    }
+    if let oldSet = old as? any InspectableSet, let (removed, added) = oldSet.elementChanges(comparedTo: new)
+    {
+      compareSets(removed: removed, added: added, at: path)
+      return
+    }
+    let isEqual = Reflection.isEqual(old, new)
+    if isEqual == true { return }
+    guard Reflection.scalarText(of: old) == nil else {
+      record(.changed, at: path, old: old, new: new)
+      return
+    }
+    let oldMirror = Mirror(reflecting: old)
+    let newMirror = Mirror(reflecting: new)
+    switch oldMirror.displayStyle {
+    case .optional:
+      switch (oldMirror.children.first?.value, newMirror.children.first?.value) {
+      case (nil, nil): return
+      case (let oldValue?, let newValue?): compare(oldValue, newValue, at: path)
+      default: record(.changed, at: path, old: old, new: new)
+      }
+    case .enum:
+      compareEnumCases(old, oldMirror, new, newMirror, at: path)
+    case .class:
+      compareObjects(old, oldMirror, new, newMirror, at: path)
+    case .struct:
+      compareParts(Reflection.fields(of: oldMirror), Reflection.fields(of: newMirror), old, new, at: path)
+    case .tuple:
+      compareParts(
+        Reflection.elements(ofTuple: oldMirror), Reflection.elements(ofTuple: newMirror), old, new, at: path)
+    case .collection:
+      let oldList = ListAccess(oldMirror)
+      let newList = ListAccess(newMirror)
+      compareLists(oldList, newList, commonAffixLengths: nil, at: path)
+    case .dictionary:
+      // An ordered type that reflects as a dictionary: compared entry by entry, in order.
+      let oldEntries = Reflection.entries(ofDictionary: oldMirror).map {
+        Reflection.Part(label: keyText(of: $0.key), value: $0.value)
+      }
+      let newEntries = Reflection.entries(ofDictionary: newMirror).map {
+        Reflection.Part(label: keyText(of: $0.key), value: $0.value)
+      }
+      compareParts(oldEntries, newEntries, old, new, at: path)
+    default:
+      if oldMirror.children.isEmpty, newMirror.children.isEmpty {
+        if isEqual == false || !StructuralEquality.areEqual(old, new) {
+          record(.changed, at: path, old: old, new: new)
+        }
+      } else {
+        compareParts(Reflection.fields(of: oldMirror), Reflection.fields(of: newMirror), old, new, at: path)
+      }
+    }
+  }
+
+  /// Parts compared pairwise; parts that don't line up (custom mirrors) make it one change.
+  private mutating func compareParts(
+    _ oldParts: [Reflection.Part], _ newParts: [Reflection.Part], _ old: Any, _ new: Any, at path: ValuePath
+  ) {
+    guard oldParts.count == newParts.count, zip(oldParts, newParts).allSatisfy({ $0.label == $1.label })
+    else {
+      record(.changed, at: path, old: old, new: new)
+      return
+    }
+    for (offset, (oldPart, newPart)) in zip(oldParts, newParts).enumerated() {
+      compare(oldPart.value, newPart.value, at: path.appending(.property(oldPart.label ?? String(offset))))
+    }
+  }
+
+  private mutating func compareEnumCases(
+    _ old: Any, _ oldMirror: Mirror, _ new: Any, _ newMirror: Mirror, at path: ValuePath
+  ) {
+    let oldCase = Reflection.enumCase(of: old, mirror: oldMirror)
+    let newCase = Reflection.enumCase(of: new, mirror: newMirror)
+    guard oldCase.name == newCase.name, oldCase.payload.count == newCase.payload.count else {
+      record(.changed, at: path, old: old, new: new)
+      return
+    }
+    let casePath = path.appending(.case(oldCase.name))
+    if oldCase.payload.count == 1 {
+      compare(oldCase.payload[0].value, newCase.payload[0].value, at: casePath)
+    } else {
+      compareParts(oldCase.payload, newCase.payload, old, new, at: casePath)
+    }
+  }
+
+  /// The same object has not changed; two objects are compared field by field, once per pair.
+  private mutating func compareObjects(
+    _ old: Any, _ oldMirror: Mirror, _ new: Any, _ newMirror: Mirror, at path: ValuePath
+  ) {
+    let pair = ObjectPair(
+      first: ObjectIdentifier(old as AnyObject),
+      second: ObjectIdentifier(new as AnyObject)
+    )
+    guard pair.first != pair.second, comparing.insert(pair).inserted else { return }
+    defer { comparing.remove(pair) }
+    compareParts(Reflection.fields(of: oldMirror), Reflection.fields(of: newMirror), old, new, at: path)
+  }
+
+  /// Elements are compared after the common prefix and suffix are set aside: what remains in the
+  /// middle is compared position by position, and the surplus of the longer side is reported as
+  /// removed (old positions) or added (new positions).
+  private mutating func compareLists(
+    _ oldList: ListAccess, _ newList: ListAccess, commonAffixLengths: (prefix: Int, suffix: Int)?,
+    at path: ValuePath
+  ) {
+    let (prefix, suffix) = commonAffixLengths ?? ListAccess.structuralAffixLengths(oldList, newList)
+    let oldMiddle = oldList.count - prefix - suffix
+    let newMiddle = newList.count - prefix - suffix
+    let paired = min(oldMiddle, newMiddle)
+    for index in prefix..<(prefix + paired) {
+      compare(oldList.element(index), newList.element(index), at: path.appending(.index(index)))
+    }
+    for index in (prefix + paired)..<(prefix + oldMiddle) {
+      record(.removed, at: path.appending(.index(index)), old: oldList.element(index), new: nil)
+    }
+    for index in (prefix + paired)..<(prefix + newMiddle) {
+      record(.added, at: path.appending(.index(index)), old: nil, new: newList.element(index))
+    }
+  }
+
+  /// Entries are matched by key and reported in display order of their keys.
+  private mutating func compareDictionaries(
+    _ oldDictionary: any InspectableDictionary, _ newDictionary: any InspectableDictionary,
+    keyChanges: DictionaryKeyChanges, at path: ValuePath
+  ) {
+    enum Kind { case removed, added, common }
+    let keys =
+      keyChanges.removed.map { ($0, Kind.removed) } + keyChanges.added.map { ($0, Kind.added) }
+      + keyChanges.common.map { ($0, Kind.common) }
+    let texts = keys.map { keyText(of: $0.0) }
+    for index in Reflection.displayOrder(of: keys.map(\.0), texts: texts) {
+      let (key, kind) = keys[index]
+      let entryPath = path.appending(.key(texts[index]))
+      switch kind {
+      case .removed:
+        record(.removed, at: entryPath, old: oldDictionary.inspectedValue(forKey: key), new: nil)
+      case .added:
+        record(.added, at: entryPath, old: nil, new: newDictionary.inspectedValue(forKey: key))
+      case .common:
+        if let oldValue = oldDictionary.inspectedValue(forKey: key),
+          let newValue = newDictionary.inspectedValue(forKey: key)
+        {
+          compare(oldValue, newValue, at: entryPath)
+        }
+      }
+    }
+  }
+
+  /// Elements only one side holds, at the path of the set, in display order.
+  private mutating func compareSets(removed: [Any], added: [Any], at path: ValuePath) {
+    let elements = removed.map { ($0, StateDiff.Change.Kind.removed) } + added.map { ($0, .added) }
+    let texts = elements.map { ValueRenderer.inlineText(of: $0.0, at: path, redaction: redaction) }
+    for index in Reflection.displayOrder(of: elements.map(\.0), texts: texts) {
+      let kind = elements[index].1
+      let text = texts[index]
+      changes.append(
+        StateDiff.Change(
+          path: path, kind: kind, old: kind == .removed ? text : nil, new: kind == .added ? text : nil)
+      )
+    }
+  }
+
+  private mutating func record(_ kind: StateDiff.Change.Kind, at path: ValuePath, old: Any?, new: Any?) {
+    changes.append(
+      StateDiff.Change(
+        path: path,
+        kind: kind,
+        old: old.map { ValueRenderer.inlineText(of: $0, at: path, redaction: redaction) },
+        new: new.map { ValueRenderer.inlineText(of: $0, at: path, redaction: redaction) }
+      )
+    )
+  }
+
+  private func keyText(of key: Any) -> String {
+    ValueRenderer.inlineText(of: key, at: .root, redaction: .none)
+  }
+}
+
+/// The elements of a list held as `Any`: read directly from a `Swift.Array`, through the mirror
+/// for any other collection.
+private struct ListAccess {
+  let count: Int
+  let element: (Int) -> Any
+
+  init(_ array: any InspectableArray) {
+    count = array.inspectedCount
+    element = { array.inspectedElement(at: $0) }
+  }
+
+  init(_ mirror: Mirror) {
+    let elements = mirror.children.map(\.value)
+    count = elements.count
+    element = { elements[$0] }
+  }
+
+  /// The common prefix and suffix of two lists whose elements have no `==` of their own.
+  static func structuralAffixLengths(_ old: ListAccess, _ new: ListAccess) -> (prefix: Int, suffix: Int) {
+    let limit = min(old.count, new.count)
+    var prefix = 0
+    while prefix < limit, StructuralEquality.areEqual(old.element(prefix), new.element(prefix)) {
+      prefix += 1
+    }
+    var suffix = 0
+    while suffix < limit - prefix,
+      StructuralEquality.areEqual(old.element(old.count - 1 - suffix), new.element(new.count - 1 - suffix))
+    {
+      suffix += 1
+    }
+    return (prefix, suffix)
+  }
+}

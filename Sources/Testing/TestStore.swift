@@ -1,0 +1,239 @@
+import ChronicleStore
+import Synchronization
+
+/// A store for testing a feature exhaustively: every state change and every action its effects
+/// send must be asserted, and no effect may still run at the end — with a readable diff when one
+/// is not. The Composable Architecture's `TestStore` is the model.
+///
+/// ```swift
+/// let store = TestStore(initialState: Counter.State(), reducer: Counter())
+/// await store.send(.increment) { $0.count = 1 }
+/// await store.send(.load)
+/// await store.receive(.increment) { $0.count = 2 }
+/// await store.finish()
+/// ```
+///
+/// Time comes from a `TestClock` the feature is given: `await clock.advance(by:)` delivers
+/// timers deterministically, and `receive` waits only until the store's effects have settled.
+/// Failures are reported to Swift Testing or XCTest, at the line of the failing call.
+public final class TestStore<State: Equatable & Sendable, Action: Sendable>: Sendable {
+  /// The store under test; its middlewares run as in the app.
+  public let store: Store<State, Action>
+  private let recorder: ActionRecorder<State, Action>
+  private let settings: SanitizerVisibleMutex<(exhaustivity: Exhaustivity, expected: State)>
+  private let created: CallSite
+  /// How long `receive` and `finish` wait for effects before failing. A guard against a test
+  /// that waits for something that never comes — never a way to synchronise.
+  public let timeout: Duration
+
+  /// Creates a test store.
+  ///
+  /// - Parameters:
+  ///   - initialState: The state before the test.
+  ///   - reducer: The feature.
+  ///   - middleware: Middlewares to run, as in the app.
+  ///   - exhaustivity: `.on` (default) or `.off` for integration tests.
+  ///   - timeout: How long `receive` and `finish` wait for effects before failing.
+  public init<R: Reducer>(
+    initialState: State,
+    reducer: R,
+    middleware: [AnyMiddleware<State, Action>] = [],
+    exhaustivity: Exhaustivity = .on,
+    timeout: Duration = .seconds(5),
+    fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+  ) where R.State == State, R.Action == Action {
+    let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+    let recorder = ActionRecorder<State, Action>()
+    self.recorder = recorder
+    self.store = Store(
+      initialState: initialState, reducer: reducer, middleware: middleware + [recorder.middleware])
+    self.settings = SanitizerVisibleMutex((exhaustivity, initialState))
+    self.created = site
+    self.timeout = timeout
+  }
+
+  deinit {
+    guard settings.withLock({ $0.exhaustivity }) == .on else { return }
+    let unreceived = recorder.pendingReceived()
+    if !unreceived.isEmpty {
+      IssueReporter.fail(Self.unreceivedMessage(unreceived), at: created)
+    }
+    let running = store.activeEffectCount
+    if running > 0 {
+      IssueReporter.fail(Self.runningMessage(running), at: created)
+    }
+  }
+
+  /// Whether checks are exhaustive; can be changed during a test.
+  public var exhaustivity: Exhaustivity {
+    get { settings.withLock { $0.exhaustivity } }
+    set { settings.withLock { $0.exhaustivity = newValue } }
+  }
+
+  /// The state the test has asserted so far (equal to the store's after each passing step).
+  public var state: State { settings.withLock { $0.expected } }
+
+  /// Sends an action and asserts how it changes the state.
+  ///
+  /// - Parameter update: Mutates the state before the action into the state you expect after
+  ///   it. Omit it when the action must not change the state (checked when exhaustive).
+  public func send(
+    _ action: Action,
+    assert update: (@Sendable (inout State) throws -> Void)? = nil,
+    fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+  ) async {
+    let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+    if exhaustivity == .on {
+      let unreceived = recorder.pendingReceived()
+      if !unreceived.isEmpty {
+        IssueReporter.fail(
+          "Must handle \(unreceived.count) received action(s) before sending \(action):\n"
+            + unreceived.map { "  \($0.action)" }.joined(separator: "\n"), at: site)
+      }
+    }
+    recorder.beginSend()
+    store.send(action)
+    guard let step = recorder.endSend() else {
+      IssueReporter.fail("\(action) did not reach the reducer: a middleware stopped it.", at: site)
+      return
+    }
+    check(step.state, update: update, what: "sending \(step.action)", site: site)
+  }
+
+  /// Waits for the next action sent by an effect, thunk or timer and asserts it and its change.
+  ///
+  /// When exhaustive, the next received action must equal `expected`; otherwise actions before
+  /// the first that equals it are skipped.
+  public func receive(
+    _ expected: Action,
+    assert update: (@Sendable (inout State) throws -> Void)? = nil,
+    fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+  ) async where Action: Equatable {
+    await receive(
+      where: { $0 == expected }, describing: "\(expected)", assert: update,
+      fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+
+  /// Waits for the next received action that `matches` accepts, as ``receive(_:assert:fileID:filePath:line:column:)``.
+  public func receive(
+    where matches: @escaping @Sendable (Action) -> Bool,
+    describing description: String = "a matching action",
+    assert update: (@Sendable (inout State) throws -> Void)? = nil,
+    fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+  ) async {
+    let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+    let exhaustive = exhaustivity == .on
+    while true {
+      guard let step = await nextReceived() else {
+        let running = store.activeEffectCount
+        IssueReporter.fail(
+          "Expected to receive \(description), but no action was received"
+            + (running > 0 ? " (\(running) effect(s) still running: advance the test clock?)" : "."),
+          at: site)
+        return
+      }
+      if matches(step.action) {
+        check(step.state, update: update, what: "receiving \(step.action)", site: site)
+        return
+      }
+      if exhaustive {
+        IssueReporter.fail("Received unexpected action:\n  − \(description)\n  + \(step.action)", at: site)
+        settings.withLock { $0.expected = step.state }
+        return
+      }
+      settings.withLock { $0.expected = step.state }
+    }
+  }
+
+  /// Waits until the store's effects have settled, then, when exhaustive, fails for actions
+  /// that were received but not asserted and for effects still running.
+  public func finish(
+    fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+  ) async {
+    let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+    await settle()
+    guard exhaustivity == .on else { return }
+    let unreceived = recorder.pendingReceived()
+    if !unreceived.isEmpty {
+      IssueReporter.fail(Self.unreceivedMessage(unreceived), at: site)
+      recorder.dropPendingReceived()
+      if let last = unreceived.last { settings.withLock { $0.expected = last.state } }
+    }
+    let running = store.activeEffectCount
+    if running > 0 { IssueReporter.fail(Self.runningMessage(running), at: site) }
+  }
+
+  /// Accepts the received actions not yet asserted, moving the expected state past them.
+  public func skipReceivedActions() {
+    let skipped = recorder.pendingReceived()
+    recorder.dropPendingReceived()
+    if let last = skipped.last { settings.withLock { $0.expected = last.state } }
+  }
+
+  /// Compares the state after a step with the test's expectation and moves the expectation on.
+  private func check(
+    _ actual: State, update: (@Sendable (inout State) throws -> Void)?, what: String, site: CallSite
+  ) {
+    let (exhaustive, before) = settings.withLock { ($0.exhaustivity == .on, $0.expected) }
+    var expected = before
+    do {
+      try update?(&expected)
+    } catch {
+      IssueReporter.fail("The assertion for \(what) threw: \(error)", at: site)
+      return
+    }
+    defer { settings.withLock { $0.expected = actual } }
+    if expected == actual { return }
+    if !exhaustive && update == nil { return }
+    if !exhaustive, let update {
+      // Only what the assertion touched is checked: apply it to the actual state.
+      var partial = actual
+      try? update(&partial)
+      if partial == actual { return }
+    }
+    let header =
+      update == nil
+      ? "State changed after \(what), but no change was asserted:"
+      : "State after \(what) does not match the expectation:"
+    IssueReporter.fail(header + "\n" + Self.diff(expected: expected, actual: actual), at: site)
+  }
+
+  static func diff(expected: State, actual: State) -> String {
+    StateDiff.changes(from: expected, to: actual).map { change in
+      "  \(change.path): expected \(change.old ?? "nothing"), actual \(change.new ?? "nothing")"
+    }.joined(separator: "\n")
+  }
+
+  private static func unreceivedMessage(_ steps: [ActionRecorder<State, Action>.Step]) -> String {
+    "\(steps.count) received action(s) were not asserted:\n"
+      + steps.map { "  \($0.action)" }.joined(separator: "\n")
+  }
+
+  private static func runningMessage(_ count: Int) -> String {
+    "\(count) effect(s) are still running at the end of the test: cancel them, let them finish, "
+      + "or set exhaustivity to .off."
+  }
+
+  /// The next received step, waiting for effects to send one; `nil` when they settle (finish or
+  /// park on a test clock) without sending, or the timeout passes.
+  private func nextReceived() async -> ActionRecorder<State, Action>.Step? {
+    if let step = recorder.popReceived() { return step }
+    await withTaskGroup(of: Void.self) { group in
+      group.addTask { await self.recorder.waitForReceived() }
+      group.addTask { await self.store.activity.waitUntilQuiescent() }
+      group.addTask { [timeout] in try? await Task.sleep(for: timeout) }
+      await group.next()
+      group.cancelAll()
+    }
+    return recorder.popReceived()
+  }
+
+  private func settle() async {
+    await withTaskGroup(of: Void.self) { group in
+      group.addTask { await self.store.activity.waitUntilQuiescent() }
+      group.addTask { [timeout] in try? await Task.sleep(for: timeout) }
+      await group.next()
+      group.cancelAll()
+    }
+  }
+}

@@ -1,0 +1,146 @@
+import ChronicleStore
+import ChronicleTesting
+import Testing
+
+/// A feature with an effect, a timer on an injected clock, and a cancellation.
+struct Stopwatch: Reducer {
+  struct State: Equatable, Sendable {
+    var seconds = 0
+    var isRunning = false
+    var loaded: String?
+  }
+
+  enum Action: Equatable, Sendable {
+    case start, stop, tick, load, loaded(String)
+  }
+
+  let clock: any Clock<Duration>
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .start:
+      state.isRunning = true
+      return .run { [clock] send in
+        while true {
+          try await clock.sleep(for: .seconds(1))
+          await send(.tick)
+        }
+      }
+      .cancellable(id: "timer", cancelInFlight: true)
+    case .stop:
+      state.isRunning = false
+      return .cancel(id: "timer")
+    case .tick:
+      state.seconds += 1
+      return .none
+    case .load:
+      return .run { send in await send(.loaded("done")) }
+    case .loaded(let value):
+      state.loaded = value
+      return .none
+    }
+  }
+}
+
+func comment(_ issue: Issue) -> String {
+  issue.comments.map(\.rawValue).joined(separator: "\n")
+}
+
+@Suite("TestStore")
+struct TestStoreTests {
+  @Test func exhaustiveTestOfSendsReceivesAndATimerPasses() async {
+    let clock = TestClock()
+    let store = TestStore(initialState: Stopwatch.State(), reducer: Stopwatch(clock: clock))
+    await store.send(.start) { $0.isRunning = true }
+    await clock.advance(by: .seconds(2))
+    await store.receive(.tick) { $0.seconds = 1 }
+    await store.receive(.tick) { $0.seconds = 2 }
+    await store.send(.stop) { $0.isRunning = false }
+    await store.send(.load)
+    await store.receive(.loaded("done")) { $0.loaded = "done" }
+    await store.finish()
+  }
+
+  @Test func wrongExpectationIsReportedWithADiffAtTheCallersLine() async {
+    let store = TestStore(initialState: Stopwatch.State(), reducer: Stopwatch(clock: TestClock()))
+    let sendLine = #line + 2
+    await withKnownIssue {
+      await store.send(.tick) { $0.seconds = 2 }
+    } matching: { issue in
+      comment(issue)
+        == "State after sending tick does not match the expectation:\n  seconds: expected 2, actual 1"
+        && issue.sourceLocation?.line == sendLine
+    }
+    #expect(store.state.seconds == 1)
+  }
+
+  @Test func unassertedStateChangeFails() async {
+    let store = TestStore(initialState: Stopwatch.State(), reducer: Stopwatch(clock: TestClock()))
+    await withKnownIssue {
+      await store.send(.tick)
+    } matching: { issue in
+      comment(issue)
+        == "State changed after sending tick, but no change was asserted:\n  seconds: expected 0, actual 1"
+    }
+  }
+
+  @Test func receivedActionNotAssertedFailsAtFinish() async {
+    let store = TestStore(initialState: Stopwatch.State(), reducer: Stopwatch(clock: TestClock()))
+    await store.send(.load)
+    await withKnownIssue {
+      await store.finish()
+    } matching: { issue in
+      comment(issue) == "1 received action(s) were not asserted:\n  loaded(\"done\")"
+    }
+  }
+
+  @Test func effectStillRunningFailsAtFinish() async {
+    let clock = TestClock()
+    let store = TestStore(initialState: Stopwatch.State(), reducer: Stopwatch(clock: clock))
+    await store.send(.start) { $0.isRunning = true }
+    await withKnownIssue {
+      await store.finish()
+    } matching: { issue in
+      comment(issue).hasPrefix("1 effect(s) are still running at the end of the test")
+    }
+    await store.send(.stop) { $0.isRunning = false }
+  }
+
+  @Test func receivingAnotherActionFails() async {
+    let clock = TestClock()
+    let store = TestStore(initialState: Stopwatch.State(), reducer: Stopwatch(clock: clock))
+    await store.send(.load)
+    await withKnownIssue {
+      await store.receive(.tick)
+    } matching: { issue in
+      comment(issue) == "Received unexpected action:\n  − tick\n  + loaded(\"done\")"
+    }
+  }
+
+  @Test func receiveFailsPromptlyWhenEffectsSettleWithoutSending() async {
+    let clock = TestClock()
+    let store = TestStore(initialState: Stopwatch.State(), reducer: Stopwatch(clock: clock))
+    await store.send(.start) { $0.isRunning = true }
+    await withKnownIssue {
+      await store.receive(.tick)
+    } matching: { issue in
+      comment(issue)
+        == "Expected to receive tick, but no action was received (1 effect(s) still running: advance the test clock?)"
+    }
+    await store.send(.stop) { $0.isRunning = false }
+  }
+
+  @Test func nonExhaustiveStoreChecksOnlyWhatIsAsserted() async {
+    let clock = TestClock()
+    let store = TestStore(
+      initialState: Stopwatch.State(), reducer: Stopwatch(clock: clock), exhaustivity: .off)
+    await store.send(.start)
+    await clock.advance(by: .seconds(3))
+    await store.receive(.tick) { $0.seconds = 1 }
+    store.skipReceivedActions()
+    #expect(store.state.seconds == 3)
+    await store.send(.stop)
+    await store.finish()
+    #expect(store.state == Stopwatch.State(seconds: 3, isRunning: false))
+  }
+}
