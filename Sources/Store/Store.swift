@@ -38,6 +38,9 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
   @usableFromInline let storage: UnsafeMutablePointer<StoreStorage<State, Action>>
   @usableFromInline let reducer: @Sendable (inout State, Action) -> Effect<Action>
   @usableFromInline let middleware: [AnyMiddleware<State, Action>]
+  /// The middlewares' action handlers alone: reading one costs one retain, where reading an
+  /// `AnyMiddleware` out of `middleware` copies its name and both closures.
+  @usableFromInline let handlers: ContiguousArray<AnyMiddleware<State, Action>.ActionHandler>
   /// Runs this store's effect tasks and counts their jobs, so a `TestClock` knows when they have
   /// settled.
   package let activity = TaskActivity()
@@ -73,6 +76,7 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
     self.storage.initialize(to: StoreStorage(state: initialState))
     self.reducer = reduce
     self.middleware = middleware
+    self.handlers = ContiguousArray(middleware.map(\.handleAction))
   }
 
   deinit {
@@ -126,7 +130,7 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
   func process(_ action: Action, context: String?, cause: Cause) {
     let storage = self.storage
     storage.pointee.sequence &+= 1
-    if middleware.isEmpty {
+    if handlers.isEmpty {
       // Nobody reads the metadata: keep context and cause in registers, and hand them on only
       // if the reducer starts an effect (storing two strings per action costs runtime calls).
       let effect = reduce(action)
@@ -137,6 +141,7 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
       storage.pointee.currentCause = cause
       storage.pointee.currentTimestamp = nil
       storage.pointee.reducerRan = false
+      storage.pointee.passedLevels = 0
       dispatch(action, from: 0)
       if storage.pointee.reducerRan && !storage.pointee.observers.isEmpty { notifyObservers() }
     }
@@ -145,20 +150,24 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
   /// Passes `action` to middleware `index`, whose `next` continues at `index + 1`.
   @inlinable
   func dispatch(_ action: Action, from index: Int) {
-    if index == middleware.count {
+    if index == handlers.count {
       let effect = reduce(action)
       if !effect.isNone { startReducerEffect(effect, context: storage.pointee.currentContext) }
       return
     }
-    var passed = false
-    // Read in place: copying the `AnyMiddleware` out of the array retains its closures.
-    let handle = middleware.withUnsafeBufferPointer { $0[index].handleAction }
-    handle(action, MiddlewareContext(store: self)) { next in
-      // A second call would run the reducer twice under one sequence number.
-      guard !passed else { return }
-      passed = true
-      dispatch(next, from: index + 1)
-    }
+    let next = MiddlewareNext(store: self, index: index, sequence: storage.pointee.sequence)
+    handlers[index](action, MiddlewareContext(store: self), next)
+  }
+
+  /// What `MiddlewareNext` does: continue the chain after middleware `index`, once, and only
+  /// for the action it was given for.
+  @inlinable
+  func passOn(_ action: Action, from index: Int, sequence: UInt64) {
+    guard storage.pointee.sequence == sequence else { return }
+    let bit: UInt64 = index < 64 ? 1 << UInt64(index) : 0
+    if storage.pointee.passedLevels & bit != 0 { return }
+    storage.pointee.passedLevels |= bit
+    dispatch(action, from: index + 1)
   }
 
   /// Runs the reducer; returns its effect.

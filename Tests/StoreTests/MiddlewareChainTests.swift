@@ -114,7 +114,7 @@ struct MiddlewareChainTests {
     struct Clamp: Middleware {
       func handle(
         _ action: Counter.Action, context: MiddlewareContext<Counter.State, Counter.Action>,
-        next: (Counter.Action) -> Void
+        next: MiddlewareNext<Counter.State, Counter.Action>
       ) {
         if action == .decrement && context.state.count == 0 { return }
         next(action)

@@ -34,7 +34,7 @@ public struct LoggerMiddleware<State: Sendable, Action: Sendable>: Middleware {
   // Inlinable so that, specialized in the client, a rejected action costs the predicate call
   // and nothing else: no metadata, clock or text is touched before the predicate has answered.
   @inlinable
-  public func handle(_ action: Action, context: MiddlewareContext<State, Action>, next: (Action) -> Void) {
+  public func handle(_ action: Action, context: MiddlewareContext<State, Action>, next: MiddlewareNext<State, Action>) {
     if let predicate, !predicate(action) {
       next(action)
       return
@@ -56,7 +56,7 @@ public struct LoggerMiddleware<State: Sendable, Action: Sendable>: Middleware {
   }
 
   @usableFromInline
-  func log(_ action: Action, context: MiddlewareContext<State, Action>, next: (Action) -> Void) {
+  func log(_ action: Action, context: MiddlewareContext<State, Action>, next: MiddlewareNext<State, Action>) {
     let before = context.state
     let start = options.duration ? options.monotonic() : nil
     next(action)

@@ -14,10 +14,15 @@ struct StoreStorage<State, Action> {
   @usableFromInline var currentCause: Cause = .user
   @usableFromInline var currentTimestamp: Date?
   @usableFromInline var reducerRan = false
+  /// Bit `i` is set once middleware `i` has called `next` for the current action.
+  @usableFromInline var passedLevels: UInt64 = 0
   /// Re-entrant sends, processed FIFO after the current action.
   @usableFromInline var queue: [PendingAction<Action>] = []
   @usableFromInline var queueHead = 0
   @usableFromInline var observers: [StateObserver<State>] = []
+  /// How many notification rounds are running; while one is, removals only deactivate.
+  @usableFromInline var notifyDepth = 0
+  @usableFromInline var observersNeedCompaction = false
   @usableFromInline var idleWaiters: [CheckedContinuation<Void, Never>] = []
   var records: [ObjectIdentifier: EffectRecord] = [:]
   var recordsByID: [EffectID: [ObjectIdentifier: EffectRecord]] = [:]

@@ -6,8 +6,9 @@
 public struct AnyMiddleware<State: Sendable, Action: Sendable>: Middleware {
   /// A name for the middleware, used in diagnostics.
   public let name: String
-  @usableFromInline let handleAction:
-    @Sendable (Action, MiddlewareContext<State, Action>, (Action) -> Void) -> Void
+  @usableFromInline typealias ActionHandler =
+    @Sendable (Action, MiddlewareContext<State, Action>, MiddlewareNext<State, Action>) -> Void
+  @usableFromInline let handleAction: ActionHandler
   @usableFromInline let handleEvent: @Sendable (EffectEvent, MiddlewareContext<State, Action>) -> Void
 
   /// Wraps a middleware.
@@ -33,7 +34,7 @@ public struct AnyMiddleware<State: Sendable, Action: Sendable>: Middleware {
     name: String = "middleware",
     handle:
       @escaping @Sendable (
-        _ action: Action, _ context: MiddlewareContext<State, Action>, _ next: (Action) -> Void
+        _ action: Action, _ context: MiddlewareContext<State, Action>, _ next: MiddlewareNext<State, Action>
       ) -> Void,
     event: @escaping @Sendable (_ event: EffectEvent, _ context: MiddlewareContext<State, Action>) -> Void = {
       _, _ in
@@ -45,7 +46,7 @@ public struct AnyMiddleware<State: Sendable, Action: Sendable>: Middleware {
   }
 
   @inlinable
-  public func handle(_ action: Action, context: MiddlewareContext<State, Action>, next: (Action) -> Void) {
+  public func handle(_ action: Action, context: MiddlewareContext<State, Action>, next: MiddlewareNext<State, Action>) {
     handleAction(action, context, next)
   }
 

@@ -7,7 +7,7 @@
 ///
 /// ```swift
 /// struct Timing<State: Sendable, Action: Sendable>: Middleware {
-///   func handle(_ action: Action, context: MiddlewareContext<State, Action>, next: (Action) -> Void) {
+///   func handle(_ action: Action, context: MiddlewareContext<State, Action>, next: MiddlewareNext<State, Action>) {
 ///     let start = ContinuousClock.now
 ///     next(action)
 ///     print("#\(context.metadata.sequence) took \(ContinuousClock.now - start)")
@@ -25,7 +25,7 @@ public protocol Middleware<State, Action>: Sendable {
   associatedtype Action: Sendable
 
   /// Handles one action. Call `next` to pass it on to the rest of the chain and the reducer.
-  func handle(_ action: Action, context: MiddlewareContext<State, Action>, next: (Action) -> Void)
+  func handle(_ action: Action, context: MiddlewareContext<State, Action>, next: MiddlewareNext<State, Action>)
 
   /// Observes a change in the life of an effect, thunk or timer. The default does nothing.
   func handle(_ event: EffectEvent, context: MiddlewareContext<State, Action>)

@@ -3,9 +3,13 @@
 /// A context is valid only during the `handle` call it was passed to; do not keep it. To send
 /// actions later, start an effect with ``run(_:as:label:)`` and use the `Send` it receives.
 public struct MiddlewareContext<State: Sendable, Action: Sendable> {
-  @usableFromInline let store: Store<State, Action>
+  // Unretained, like `MiddlewareNext`: valid only during the `handle` call, while the store is
+  // processing and so alive.
+  @usableFromInline let unmanagedStore: Unmanaged<Store<State, Action>>
 
-  @inlinable init(store: Store<State, Action>) { self.store = store }
+  @inlinable init(store: Store<State, Action>) { self.unmanagedStore = Unmanaged.passUnretained(store) }
+
+  @inlinable var store: Store<State, Action> { unmanagedStore.takeUnretainedValue() }
 
   /// The metadata of the action being handled: sequence number, timestamp, context label, cause.
   ///
@@ -15,7 +19,9 @@ public struct MiddlewareContext<State: Sendable, Action: Sendable> {
 
   /// The store's state now: before `next` is called, the state before the action; after `next`
   /// returns, the state after it.
-  @inlinable public var state: State { store.storage.pointee.state }
+  @inlinable public var state: State {
+    unmanagedStore._withUnsafeGuaranteedRef { $0.storage.pointee.state }
+  }
 
   /// Queues `action`; it is processed after the current action, with this middleware as its cause.
   ///
