@@ -84,6 +84,40 @@ struct PersistenceTests {
     #expect(detail.hasPrefix("wrong type at .state.count"))
   }
 
+  @Test func changesAreWrittenOnceTheIntervalHasPassedWithTheLatestState() async {
+    let clock = TestClock()
+    let persistence = StatePersistence<Counter.State>(
+      key: "counter", directory: temporaryDirectory(), coalescing: .milliseconds(500), clock: clock)
+    let store = Store(initialState: Counter.State(), reducer: Counter())
+    let saving = persistence.attach(to: store)
+    store.send(.increment)
+    store.send(.increment)
+    await clock.advance(by: .milliseconds(499))
+    #expect(!FileManager.default.fileExists(atPath: persistence.fileURL.path))
+    store.send(.increment)
+    await clock.advance(by: .milliseconds(1))
+    #expect(persistence.restore(default: Counter.State()).state.count == 3)
+    store.send(.add(10))
+    await clock.advance(by: .milliseconds(500))
+    #expect(persistence.restore(default: Counter.State()).state.count == 13)
+    await store.waitUntilIdle()
+    saving.cancel()
+  }
+
+  @Test func releasedStoreWritesItsLastPendingState() async {
+    let clock = TestClock()
+    let persistence = StatePersistence<Counter.State>(
+      key: "counter", directory: temporaryDirectory(), coalescing: .seconds(5), clock: clock)
+    var store: Store<Counter.State, Counter.Action>? = Store(initialState: Counter.State(), reducer: Counter())
+    let saving = persistence.attach(to: store!)
+    store?.send(.add(7))
+    await clock.advance(by: .zero)  // lets the pending write reach its sleep
+    store = nil  // cancels the pending write, which then writes at once
+    await clock.advance(by: .zero)
+    #expect(persistence.restore(default: Counter.State()).state.count == 7)
+    saving.cancel()
+  }
+
   @Test func processKilledWhileWritingLeavesAWholeFile() throws {
     let writer = try #require(siblingExecutable("PersistenceCrashWriter"))
     let directory = temporaryDirectory()
