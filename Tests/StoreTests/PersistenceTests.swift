@@ -108,7 +108,8 @@ struct PersistenceTests {
     let clock = TestClock()
     let persistence = StatePersistence<Counter.State>(
       key: "counter", directory: temporaryDirectory(), coalescing: .seconds(5), clock: clock)
-    var store: Store<Counter.State, Counter.Action>? = Store(initialState: Counter.State(), reducer: Counter())
+    var store: Store<Counter.State, Counter.Action>? = Store(
+      initialState: Counter.State(), reducer: Counter())
     let saving = persistence.attach(to: store!)
     store?.send(.add(7))
     await clock.advance(by: .zero)  // lets the pending write reach its sleep

@@ -34,7 +34,9 @@ public struct LoggerMiddleware<State: Sendable, Action: Sendable>: Middleware {
   // Inlinable so that, specialized in the client, a rejected action costs the predicate call
   // and nothing else: no metadata, clock or text is touched before the predicate has answered.
   @inlinable
-  public func handle(_ action: Action, context: MiddlewareContext<State, Action>, next: MiddlewareNext<State, Action>) {
+  public func handle(
+    _ action: Action, context: MiddlewareContext<State, Action>, next: MiddlewareNext<State, Action>
+  ) {
     if let predicate, !predicate(action) {
       next(action)
       return

@@ -35,7 +35,9 @@ public struct ThunkMiddleware<State: Sendable, Action: Sendable, Dependencies: S
 
   /// Passes `action` on, then starts the thunk ``init(dependencies:onError:route:)``'s route
   /// chose for it, if any.
-  public func handle(_ action: Action, context: MiddlewareContext<State, Action>, next: MiddlewareNext<State, Action>) {
+  public func handle(
+    _ action: Action, context: MiddlewareContext<State, Action>, next: MiddlewareNext<State, Action>
+  ) {
     next(action)
     guard let thunk = route(action) else { return }
     let name = thunk.name

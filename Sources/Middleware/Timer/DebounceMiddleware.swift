@@ -39,7 +39,9 @@ where C.Duration == Duration {
   }
 
   /// Lets through actions without an id and the ones this middleware re-sends; holds the others.
-  public func handle(_ action: Action, context: MiddlewareContext<State, Action>, next: MiddlewareNext<State, Action>) {
+  public func handle(
+    _ action: Action, context: MiddlewareContext<State, Action>, next: MiddlewareNext<State, Action>
+  ) {
     guard let id = id(action) else { return next(action) }
     let label = "debounce \(id)"
     let cause = context.metadata.cause

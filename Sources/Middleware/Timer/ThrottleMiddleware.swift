@@ -50,7 +50,9 @@ where C.Duration == Duration {
 
   /// Lets through actions without an id, the ones this middleware sends when a window closes,
   /// and the first of each window; drops or holds the others.
-  public func handle(_ action: Action, context: MiddlewareContext<State, Action>, next: MiddlewareNext<State, Action>) {
+  public func handle(
+    _ action: Action, context: MiddlewareContext<State, Action>, next: MiddlewareNext<State, Action>
+  ) {
     guard let id = id(action) else { return next(action) }
     let label = "throttle \(id)"
     let cause = context.metadata.cause

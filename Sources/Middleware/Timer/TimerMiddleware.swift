@@ -37,7 +37,9 @@ where C.Duration == Duration {
 
   /// Passes `action` on, then carries out the command ``init(clock:commands:)``'s function
   /// returns for it.
-  public func handle(_ action: Action, context: MiddlewareContext<State, Action>, next: MiddlewareNext<State, Action>) {
+  public func handle(
+    _ action: Action, context: MiddlewareContext<State, Action>, next: MiddlewareNext<State, Action>
+  ) {
     next(action)
     guard let command = commands(action) else { return }
     execute(command, context: context)

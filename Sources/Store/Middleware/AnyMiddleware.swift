@@ -46,7 +46,9 @@ public struct AnyMiddleware<State: Sendable, Action: Sendable>: Middleware {
   }
 
   @inlinable
-  public func handle(_ action: Action, context: MiddlewareContext<State, Action>, next: MiddlewareNext<State, Action>) {
+  public func handle(
+    _ action: Action, context: MiddlewareContext<State, Action>, next: MiddlewareNext<State, Action>
+  ) {
     handleAction(action, context, next)
   }
 

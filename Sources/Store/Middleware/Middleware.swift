@@ -25,7 +25,8 @@ public protocol Middleware<State, Action>: Sendable {
   associatedtype Action: Sendable
 
   /// Handles one action. Call `next` to pass it on to the rest of the chain and the reducer.
-  func handle(_ action: Action, context: MiddlewareContext<State, Action>, next: MiddlewareNext<State, Action>)
+  func handle(
+    _ action: Action, context: MiddlewareContext<State, Action>, next: MiddlewareNext<State, Action>)
 
   /// Observes a change in the life of an effect, thunk or timer. The default does nothing.
   func handle(_ event: EffectEvent, context: MiddlewareContext<State, Action>)
