@@ -19,6 +19,8 @@ let package = Package(
     .library(name: "ChronicleTesting", targets: ["ChronicleTesting"]),
     .executable(name: "counter", targets: ["Counter"]),
     .executable(name: "stopwatch", targets: ["Stopwatch"]),
+    .executable(name: "chronicle-demo", targets: ["Demo"]),
+    .executable(name: "chronicle", targets: ["ChronicleCLI"]),
   ],
   targets: [
     .target(name: "ChronicleStore", path: "Sources/Store"),
@@ -33,6 +35,13 @@ let package = Package(
     .target(name: "ChronicleTesting", dependencies: ["ChronicleTimeTravel"], path: "Sources/Testing"),
     .executableTarget(name: "Counter", dependencies: ["Chronicle"], path: "Examples/Counter"),
     .executableTarget(name: "Stopwatch", dependencies: ["Chronicle"], path: "Examples/Stopwatch"),
+    .executableTarget(name: "Demo", dependencies: ["Chronicle"], path: "Examples/Demo"),
+    .executableTarget(name: "ChronicleCLI", dependencies: ["ChronicleTracer"], path: "Sources/ChronicleCLI"),
+    // Opens the HTML viewer in headless Chromium (skipped, with a message, where it is missing).
+    .testTarget(name: "ViewerTests", dependencies: ["ChronicleTracer"], path: "Tests/ViewerTests"),
+    // Runs the `chronicle` and `chronicle-demo` executables (depending on them gets them built).
+    .testTarget(
+      name: "CLITests", dependencies: ["ChronicleCLI", "Demo", "ChronicleTracer"], path: "Tests/CLITests"),
     .executableTarget(
       name: "PersistenceCrashWriter", dependencies: ["ChronicleStore"], path: "Tests/PersistenceCrashWriter"),
     .testTarget(name: "StoreTests", dependencies: ["ChronicleStore"], path: "Tests/StoreTests"),
@@ -41,6 +50,12 @@ let package = Package(
     .testTarget(
       name: "TestingTests", dependencies: ["ChronicleTesting"], path: "Tests/TestingTests"),
     .testTarget(name: "TracerTests", dependencies: ["ChronicleTracer"], path: "Tests/TracerTests"),
+    .testTarget(
+      name: "TimeTravelTests", dependencies: ["ChronicleTimeTravel", "ChronicleTesting"],
+      path: "Tests/TimeTravelTests"),
+    // The child process of TracerTests' crash test: appends to an NDJSON journal until killed.
+    .executableTarget(
+      name: "TracerCrashWriter", dependencies: ["ChronicleTracer"], path: "Tests/TracerCrashWriter"),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -238,7 +238,8 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
   }
 
   /// Metadata of the action being processed; the timestamp is read from the clock once, lazily.
-  @usableFromInline
+  // Inlinable: unspecialized, each call looked up generic metadata (~80 ns in the tracer).
+  @inlinable
   func currentMetadata() -> ActionMetadata {
     let storage = self.storage
     let timestamp: Date

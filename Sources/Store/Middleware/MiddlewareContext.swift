@@ -15,7 +15,9 @@ public struct MiddlewareContext<State: Sendable, Action: Sendable> {
   ///
   /// The timestamp is read from the clock the first time any middleware asks for it during an
   /// action, so middlewares that never look at it do not pay for it.
-  public var metadata: ActionMetadata { store.currentMetadata() }
+  @inlinable public var metadata: ActionMetadata {
+    unmanagedStore._withUnsafeGuaranteedRef { $0.currentMetadata() }
+  }
 
   /// The store's state now: before `next` is called, the state before the action; after `next`
   /// returns, the state after it.

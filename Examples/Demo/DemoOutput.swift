@@ -1,0 +1,37 @@
+import Chronicle
+import Foundation
+
+/// The files the demo writes, and how to open each.
+struct DemoOutput {
+  let folder: URL
+
+  /// One written file: its name and how to look at it.
+  struct File {
+    var name: String
+    var howToOpen: String
+  }
+
+  static let files = [
+    File(
+      name: "journal.json", howToOpen: "Journal JSON: chronicle summary|show|diff|filter, or any JSON viewer"),
+    File(
+      name: "journal.ndjson", howToOpen: "the NDJSON stream written while the demo ran: chronicle summary"),
+    File(name: "trace.json", howToOpen: "Chrome trace: open in https://ui.perfetto.dev or chrome://tracing"),
+    File(
+      name: "redux-devtools.json", howToOpen: "Redux DevTools extension → Import (lifted state, every state)"),
+    File(
+      name: "redux-devtools-custom.json", howToOpen: "Redux DevTools extension → Import (actions + state)"),
+    File(name: "viewer.html", howToOpen: "the HTML viewer: open in any browser (no network needed)"),
+  ]
+
+  /// Writes every export of `snapshot` into the folder.
+  func write(_ snapshot: JournalSnapshot<DemoApp.State, DemoApp.Action>) throws {
+    try snapshot.writeJournalJSON(to: url("journal.json"), options: ExportOptions(states: .everyEntry))
+    try snapshot.writeChromeTrace(to: url("trace.json"))
+    try snapshot.writeReduxDevTools(.liftedState, to: url("redux-devtools.json"))
+    try snapshot.writeReduxDevTools(.custom, to: url("redux-devtools-custom.json"))
+    try snapshot.writeHTMLViewer(to: url("viewer.html"), title: "Chronicle demo")
+  }
+
+  func url(_ name: String) -> URL { folder.appendingPathComponent(name) }
+}

@@ -1,0 +1,61 @@
+import ChronicleStore
+import ChronicleTimeTravel
+import Foundation
+
+/// Replays a journal file recorded by an app into `reducer`, and fails the test — at the line
+/// of the call — if a recorded state differs from the replayed one, with the entry, its action
+/// and cause, and the diff; or if the file cannot be imported (another format, other types).
+///
+/// Record a bug, export the journal, add the file to the test target's resources, and:
+///
+/// ```swift
+/// @Test func checkoutRegression() {
+///   assertReplay(journal: Bundle.module.url(forResource: "checkout", withExtension: "json")!,
+///                reducer: Checkout())
+/// }
+/// ```
+///
+/// Files ending in `.ndjson` are read as NDJSON streams (``ChronicleTracer/NDJSONFileSink``),
+/// others as Journal JSON. Replay runs reducers only (see ``ChronicleTimeTravel/Replay``).
+///
+/// - Returns: The report, or `nil` when the file could not be imported.
+@discardableResult
+public func assertReplay<R: Reducer>(
+  journal url: URL, reducer: R,
+  fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+) -> ReplayReport<R.State, R.Action>? where R.State: Equatable & Decodable, R.Action: Decodable {
+  let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+  let report: ReplayReport<R.State, R.Action>
+  do throws(JournalImportError) {
+    report =
+      url.pathExtension == "ndjson"
+      ? try Replay.verify(ndjson: url, reducer: reducer)
+      : try Replay.verify(journalJSON: url, reducer: reducer)
+  } catch {
+    IssueReporter.fail("Cannot replay \(url.lastPathComponent): \(error)", at: site)
+    return nil
+  }
+  ReplayAssertion.check(report, source: url.lastPathComponent, at: site)
+  return report
+}
+
+/// Replays `journal` into `reducer`, and fails the test at the line of the call if a recorded
+/// state differs from the replayed one (see ``assertReplay(journal:reducer:fileID:filePath:line:column:)``).
+@discardableResult
+public func assertReplay<R: Reducer>(
+  journal: Journal<R.State, R.Action>, reducer: R,
+  fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+) -> ReplayReport<R.State, R.Action> where R.State: Equatable {
+  let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+  let report = Replay.verify(journal, reducer: reducer)
+  ReplayAssertion.check(report, source: "the journal", at: site)
+  return report
+}
+
+/// The failure message of a replay that diverged.
+enum ReplayAssertion {
+  static func check<State, Action>(_ report: ReplayReport<State, Action>, source: String, at site: CallSite) {
+    guard let divergence = report.divergence else { return }
+    IssueReporter.fail("Replay of \(source) diverged at \(divergence)", at: site)
+  }
+}

@@ -1,0 +1,40 @@
+import ChronicleTracer
+
+/// Recomputes the states time travel shows, leaving skipped entries out.
+enum Recomputation {
+  /// The state before the entry at `position` with the entries in `skipped` left out; `nil`
+  /// outside the snapshot's indices.
+  ///
+  /// Without a skipped entry before `position` this is the journal's own recomputation from its
+  /// nearest checkpoint. Otherwise the states are recomputed from the first skipped entry on:
+  /// interval checkpoints after it hold states that included it, and are passed by; resync
+  /// checkpoints (states the entries alone do not lead to) are taken, as the journal does.
+  ///
+  /// - Parameter untrusted: The first index after which interval checkpoints may hold states
+  ///   computed without some entry: the tracer takes them from the store, which showed such
+  ///   states while an entry was skipped. They are passed by even when no entry is skipped now.
+  static func state<State, Action>(
+    before position: Int, in snapshot: JournalSnapshot<State, Action>, skipping skipped: Set<Int>,
+    untrustedFrom untrusted: Int? = nil
+  ) -> State? {
+    let indices = snapshot.indices
+    guard position >= indices.lowerBound, position <= indices.upperBound else { return nil }
+    let candidates = skipped.filter { $0 >= indices.lowerBound && $0 < position }
+      .union(untrusted.map { [max($0, indices.lowerBound)] } ?? [])
+    guard let first = candidates.filter({ $0 < position }).min() else {
+      return snapshot.state(before: position)
+    }
+    guard var state = snapshot.state(before: first) else { return nil }
+    let checkpoints = snapshot.checkpoints
+    var next = checkpoints.firstIndex { $0.index > first } ?? checkpoints.endIndex
+    for index in first..<position {
+      if next < checkpoints.endIndex, checkpoints[next].index == index {
+        if checkpoints[next].kind == .resync { state = checkpoints[next].state }
+        next += 1
+      }
+      let entry = snapshot.entries[index]
+      if entry.outcome == .reduced && !skipped.contains(index) { snapshot.reduce(&state, entry.action) }
+    }
+    return state
+  }
+}

@@ -1,0 +1,28 @@
+import ChronicleTracer
+
+/// The mutable part of a ``TimeTravel`` controller that its middleware reads on every action;
+/// guarded by the controller's `state` lock.
+struct TravelState<State: Sendable, Action: Sendable>: Sendable {
+  /// The position the store shows: the state before the entry at this index. `nil` for the
+  /// present, where live actions flow.
+  var position: Int?
+  /// Live actions held under ``LiveActionPolicy/locked``.
+  var held: [LiveAction<Action>] = []
+  /// Live actions stopped under ``LiveActionPolicy/dropped``.
+  var dropped: [LiveAction<Action>] = []
+  /// Whether held actions are being applied: until it is cleared, live actions queue behind them.
+  var releasing = false
+  /// Whether a control is changing the store's state or the journal: live actions are held,
+  /// whatever the policy, and applied when it is done.
+  var pausing = false
+  /// Entries left out when states are recomputed.
+  var skipped: Set<Int> = []
+  /// The lowest index skipped since the journal was last emptied: checkpoints recorded after it
+  /// may hold states without a skipped entry (see `Recomputation`).
+  var untrustedFrom: Int?
+  var branches: [TimelineBranch<State, Action>] = []
+  var nextBranchID = 1
+
+  /// Whether a live action must not reach the reducer now.
+  var blocksLiveActions: Bool { position != nil || pausing || releasing || !held.isEmpty }
+}

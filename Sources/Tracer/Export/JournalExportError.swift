@@ -1,0 +1,15 @@
+/// Why an export could not be written.
+public enum JournalExportError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// The file could not be created or opened; `errno` says why.
+  case cannotOpen(path: String, errno: Int32)
+  /// Writing to the file failed; `errno` says why (`ENOSPC` for a full disk, say).
+  case writeFailed(path: String, errno: Int32)
+
+  /// The problem in words, with the path.
+  public var description: String {
+    switch self {
+    case .cannotOpen(let path, let errno): "cannot open \(path) (errno \(errno))"
+    case .writeFailed(let path, let errno): "cannot write to \(path) (errno \(errno))"
+    }
+  }
+}

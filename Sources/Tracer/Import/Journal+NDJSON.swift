@@ -1,0 +1,205 @@
+import ChronicleStore
+import Foundation
+
+/// What loading an NDJSON journal stream produced.
+public struct NDJSONLoadResult<State: Sendable, Action: Sendable>: Sendable {
+  /// The journal, with every complete line of the stream.
+  public let journal: Journal<State, Action>
+  /// The last line, when the stream ends in the middle of it (the writer was killed while
+  /// writing it); it was left out.
+  public let tornLine: TornLine?
+}
+
+/// A last line that the writer did not finish: the stream ends without its newline.
+public struct TornLine: Sendable, Hashable {
+  /// Its line number, counting from 1 (the header is line 1).
+  public let lineNumber: Int
+  /// The offset of its first byte in the stream.
+  public let byteOffset: Int
+  /// The number of bytes written of it.
+  public let byteCount: Int
+
+  /// Creates a description of a torn line.
+  public init(lineNumber: Int, byteOffset: Int, byteCount: Int) {
+    self.lineNumber = lineNumber
+    self.byteOffset = byteOffset
+    self.byteCount = byteCount
+  }
+}
+
+extension Journal where State: Decodable, Action: Decodable {
+  /// Loads a stream written by ``NDJSONFileSink`` (see docs/formats/journal-ndjson.md).
+  ///
+  /// A last line without its newline — the writer was killed while writing it — is left out
+  /// and reported in ``NDJSONLoadResult/tornLine``; every line before it is kept. Anything else
+  /// wrong (a corrupt line in the middle, another type, another format) throws the
+  /// ``JournalImportError`` that names the entry and field. The file is read in blocks: memory
+  /// grows with the journal, not with the file.
+  public static func loadNDJSON<R: Reducer>(
+    contentsOf url: URL, reducer: R,
+    configuration: Configuration = Configuration(maxEntries: nil, maxBytes: nil),
+    limits: JournalImportLimits = .default
+  ) throws(JournalImportError) -> NDJSONLoadResult<State, Action> where R.State == State, R.Action == Action {
+    let file = try FileInput(url)
+    var loader = NDJSONLoader<State, Action>(configuration: configuration, limits: limits)
+    while true {
+      let block = try file.read(upTo: 1 << 20)
+      if block.isEmpty { break }
+      try loader.consume(block)
+    }
+    return try loader.finish(reducer: reducer)
+  }
+
+  /// Loads an NDJSON stream held in memory (see ``loadNDJSON(contentsOf:reducer:configuration:limits:)``).
+  public static func loadNDJSON<R: Reducer>(
+    _ data: Data, reducer: R,
+    configuration: Configuration = Configuration(maxEntries: nil, maxBytes: nil),
+    limits: JournalImportLimits = .default
+  ) throws(JournalImportError) -> NDJSONLoadResult<State, Action> where R.State == State, R.Action == Action {
+    var loader = NDJSONLoader<State, Action>(configuration: configuration, limits: limits)
+    try loader.consume(Array(data))
+    return try loader.finish(reducer: reducer)
+  }
+}
+
+/// Splits an NDJSON stream into lines as blocks arrive and feeds them to a ``JournalBuilder``.
+struct NDJSONLoader<State: Decodable & Sendable, Action: Decodable & Sendable> {
+  private let configuration: Journal<State, Action>.Configuration
+  private let limits: JournalImportLimits
+  private var builder: JournalBuilder<State, Action>?
+  /// Bytes of the line not finished yet.
+  private var pending: [UInt8] = []
+  private var pendingOffset = 0
+  private var lineNumber = 0
+  private var totalBytes = 0
+
+  init(configuration: Journal<State, Action>.Configuration, limits: JournalImportLimits) {
+    self.configuration = configuration
+    self.limits = limits
+  }
+
+  mutating func consume(_ block: [UInt8]) throws(JournalImportError) {
+    let blockStart = totalBytes
+    totalBytes += block.count
+    guard totalBytes <= limits.maxBytes else {
+      throw .tooLarge(entry: nil, field: "(document)", limit: limits.maxBytes)
+    }
+    var start = 0
+    while let newline = block[start...].firstIndex(of: UInt8(ascii: "\n")) {
+      if pending.isEmpty {
+        try line(Array(block[start..<newline]), offset: blockStart + start)
+      } else {
+        pending.append(contentsOf: block[start..<newline])
+        try line(pending, offset: pendingOffset)
+        pending.removeAll(keepingCapacity: true)
+      }
+      start = newline + 1
+    }
+    guard start < block.count else { return }
+    if pending.isEmpty { pendingOffset = blockStart + start }
+    pending.append(contentsOf: block[start...])
+    if pending.count > limits.maxLineBytes {
+      throw .tooLarge(entry: nil, field: "line \(lineNumber + 1)", limit: limits.maxLineBytes)
+    }
+  }
+
+  private mutating func line(_ bytes: [UInt8], offset: Int) throws(JournalImportError) {
+    lineNumber += 1
+    guard bytes.count <= limits.maxLineBytes else {
+      throw .tooLarge(entry: nil, field: "line \(lineNumber)", limit: limits.maxLineBytes)
+    }
+    if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
+    guard var builder else {
+      builder = try header(bytes, offset: offset)
+      return
+    }
+    let value: JSONValue
+    do throws(JSONParser.Failure) {
+      value = try JSONParser.parse(bytes, limits: limits.parser, path: FieldPath())
+    } catch {
+      var failure = error
+      failure.path = place(failure.path, builder: builder)
+      throw JournalImportError(failure, byteOffset: offset)
+    }
+    guard case .object(let members) = value, members.count == 1 else {
+      throw .invalidValue(
+        entry: nil, field: "line \(lineNumber)",
+        reason: "expected an object with one member, \"entry\" or \"effect\"")
+    }
+    switch members[0].key {
+    case "entry":
+      try builder.addEntry(
+        members[0].value, path: FieldPath([.key("entries"), .index(builder.entryCount)]),
+        checkpointRequired: true,
+        branches: true)
+    case "effect":
+      try builder.addEvent(members[0].value, path: FieldPath([.key("effects"), .index(builder.eventCount)]))
+    default:
+      throw .invalidValue(
+        entry: nil, field: "line \(lineNumber)", reason: "unknown record \(members[0].key.debugDescription)")
+    }
+    self.builder = builder
+  }
+
+  /// Rewrites a parser path `entry.action…` of the line to `entries[n].action…`.
+  private func place(_ path: FieldPath, builder: JournalBuilder<State, Action>) -> FieldPath {
+    guard let first = path.components.first else { return FieldPath([.key("line \(lineNumber)")]) }
+    var components = Array(path.components.dropFirst())
+    switch first {
+    case .key("entry"): components.insert(contentsOf: [.key("entries"), .index(builder.entryCount)], at: 0)
+    case .key("effect"): components.insert(contentsOf: [.key("effects"), .index(builder.eventCount)], at: 0)
+    default: components = [.key("line \(lineNumber)")] + path.components
+    }
+    return FieldPath(components)
+  }
+
+  private func header(
+    _ bytes: [UInt8], offset: Int
+  ) throws(JournalImportError) -> JournalBuilder<State, Action> {
+    let value: JSONValue
+    do throws(JSONParser.Failure) {
+      value = try JSONParser.parse(bytes, limits: limits.parser, path: FieldPath())
+    } catch {
+      throw JournalImportError(error, byteOffset: offset)
+    }
+    let root = try FieldReader(value, path: FieldPath())
+    let format: String?
+    if let value = root.optional("format"), case .string(let text) = value {
+      format = text
+    } else {
+      format = nil
+    }
+    guard format == JournalWireFormat.streamFormat else {
+      throw .wrongFormat(expected: JournalWireFormat.streamFormat, found: format)
+    }
+    try Journal<State, Action>.checkVersion(root)
+    let header = try JournalBuilder<State, Action>.readMeta(root.object("meta"))
+    var builder = JournalBuilder<State, Action>(
+      originWallNanos: header.originWallNanos, checkpointInterval: header.checkpointInterval, limits: limits,
+      stateSize: configuration.stateSize)
+    builder.expectStateShape(header.stateShape)
+    return builder
+  }
+
+  func finish<R: Reducer>(reducer: R) throws(JournalImportError) -> NDJSONLoadResult<State, Action>
+  where R.State == State, R.Action == Action {
+    var torn: TornLine?
+    if !pending.isEmpty {
+      torn = TornLine(lineNumber: lineNumber + 1, byteOffset: pendingOffset, byteCount: pending.count)
+    }
+    let content: JournalContent<State, Action>
+    if let builder {
+      content = builder.content
+    } else {
+      // Nothing complete, not even the header: an empty journal.
+      content = JournalContent(
+        originWallNanos: Int64((Date().timeIntervalSince1970 * 1e9).rounded()),
+        originMonotonic: MonotonicClock.now(),
+        checkpointInterval: configuration.effectiveCheckpointInterval, chunkCapacity: 1024)
+    }
+    let journal = Journal(content: content, configuration: configuration) {
+      reducer.reduce(into: &$0, action: $1)
+    }
+    return NDJSONLoadResult(journal: journal, tornLine: torn)
+  }
+}

@@ -1,0 +1,109 @@
+/// An append-only sequence of elements addressed by absolute index, stored in fixed chunks.
+///
+/// Copying the list copies an array of chunk references, not the elements: a snapshot costs
+/// O(chunks), and appending after a snapshot never moves the elements the snapshot reads.
+/// Dropping from the front releases whole chunks; truncating copies at most one chunk.
+@usableFromInline
+struct ChunkedList<Element>: @unchecked Sendable {
+  // `@unchecked Sendable`: see `Chunk`. A list value is only ever read by the thread that owns
+  // it, and the slots it covers are immutable.
+
+  @usableFromInline var chunks: [Chunk<Element>] = []
+  /// The last chunk, which appends go to: kept apart so that appending does not go through the
+  /// array.
+  @usableFromInline var tail: Chunk<Element>?
+  /// The absolute index of the first slot of `chunks[0]`.
+  @usableFromInline var chunkBase = 0
+  /// The absolute index of the first element.
+  @usableFromInline var startIndex = 0
+  /// The absolute index past the last element.
+  @usableFromInline var endIndex = 0
+  @usableFromInline let shift: Int
+
+  /// - Parameter chunkCapacity: Slots per chunk, rounded up to a power of two.
+  @usableFromInline
+  init(chunkCapacity: Int, startIndex: Int = 0) {
+    var shift = 0
+    while 1 << shift < max(chunkCapacity, 1) { shift += 1 }
+    self.shift = shift
+    self.chunkBase = startIndex
+    self.startIndex = startIndex
+    self.endIndex = startIndex
+  }
+
+  @inlinable var count: Int { endIndex - startIndex }
+  @inlinable var isEmpty: Bool { startIndex == endIndex }
+  var indices: Range<Int> { startIndex..<endIndex }
+
+  @inlinable
+  subscript(index: Int) -> Element {
+    precondition(index >= startIndex && index < endIndex, "index \(index) out of \(startIndex)..<\(endIndex)")
+    let offset = index - chunkBase
+    return chunks[offset >> shift].slots[offset & ((1 << shift) - 1)]
+  }
+
+  @inlinable
+  mutating func append(_ element: Element) {
+    if let tail, !tail.isFull {
+      tail.append(element)
+    } else {
+      appendChunk().append(element)
+    }
+    endIndex += 1
+  }
+
+  /// Adds an empty chunk at the end and returns it.
+  @usableFromInline
+  mutating func appendChunk() -> Chunk<Element> {
+    let chunk = Chunk<Element>(capacity: 1 << shift)
+    chunks.append(chunk)
+    tail = chunk
+    return chunk
+  }
+
+  /// Drops the elements before `index`.
+  mutating func removeFirst(upTo index: Int) {
+    let index = min(max(index, startIndex), endIndex)
+    startIndex = index
+    let wholeChunks = (index - chunkBase) >> shift
+    if wholeChunks > 0 {
+      chunks.removeFirst(min(wholeChunks, chunks.count))
+      chunkBase += wholeChunks << shift
+    }
+    if startIndex == endIndex {
+      chunks.removeAll()
+      chunkBase = startIndex
+    }
+    tail = chunks.last
+  }
+
+  /// Drops the elements from `index` on.
+  mutating func removeLast(from index: Int) {
+    let index = min(max(index, startIndex), endIndex)
+    guard index < endIndex else { return }
+    let offset = index - chunkBase
+    let keptChunks = offset >> shift
+    let keptInLast = offset & ((1 << shift) - 1)
+    var remaining = Array(chunks.prefix(keptChunks))
+    if keptInLast > 0 {
+      // The chunk may be shared with a snapshot that reads the slots being dropped: copy.
+      remaining.append(chunks[keptChunks].copy(prefix: keptInLast))
+    }
+    chunks = remaining
+    endIndex = index
+    if startIndex == endIndex {
+      chunks.removeAll()
+      chunkBase = startIndex
+    }
+    tail = chunks.last
+  }
+
+  /// Removes everything and restarts at `index`.
+  mutating func reset(startingAt index: Int) {
+    chunks.removeAll()
+    tail = nil
+    chunkBase = index
+    startIndex = index
+    endIndex = index
+  }
+}

@@ -1,0 +1,238 @@
+import Foundation
+
+/// Reads the fields of one JSON object of an imported file, turning every problem into a
+/// ``JournalImportError`` that names the field.
+struct FieldReader {
+  let path: FieldPath
+  private let members: [JSONMember]
+  /// The members' positions by key, for large objects only: most are small enough to scan.
+  private let positions: [String: Int]?
+
+  init(_ value: JSONValue, path: FieldPath) throws(JournalImportError) {
+    guard case .object(let members) = value else {
+      throw .wrongType(
+        entry: path.entryIndex, field: path.description, expected: "object", found: value.typeName)
+    }
+    self.path = path
+    self.members = members
+    if members.count > 16 {
+      var positions: [String: Int] = [:]
+      for (position, member) in members.enumerated() { positions[member.key] = position }
+      self.positions = positions
+    } else {
+      positions = nil
+    }
+  }
+
+  func contains(_ key: String) -> Bool { optional(key) != nil }
+
+  /// The value of `key`, `nil` when absent (a `null` counts as present).
+  func optional(_ key: String) -> JSONValue? {
+    if let positions { return positions[key].map { members[$0].value } }
+    return members.first { $0.key == key }?.value
+  }
+
+  func required(_ key: String) throws(JournalImportError) -> JSONValue {
+    guard let value = optional(key) else {
+      throw .missingField(entry: path.entryIndex, field: path.appending(key).description)
+    }
+    return value
+  }
+
+  func object(_ key: String) throws(JournalImportError) -> FieldReader {
+    try FieldReader(required(key), path: path.appending(key))
+  }
+
+  func string(_ key: String) throws(JournalImportError) -> String {
+    try Self.string(required(key), path: path.appending(key))
+  }
+
+  func optionalString(_ key: String) throws(JournalImportError) -> String? {
+    guard let value = optional(key) else { return nil }
+    return try Self.string(value, path: path.appending(key))
+  }
+
+  func bool(_ key: String) throws(JournalImportError) -> Bool {
+    let value = try required(key)
+    guard case .bool(let flag) = value else { throw mismatch(key, expected: "bool", found: value) }
+    return flag
+  }
+
+  func array(_ key: String) throws(JournalImportError) -> [JSONValue] {
+    let value = try required(key)
+    guard case .array(let elements) = value else { throw mismatch(key, expected: "array", found: value) }
+    return elements
+  }
+
+  func integer<Integer: FixedWidthInteger>(
+    _ key: String, as type: Integer.Type = Integer.self
+  )
+    throws(JournalImportError) -> Integer
+  {
+    try Self.integer(required(key), path: path.appending(key))
+  }
+
+  func optionalInteger<Integer: FixedWidthInteger>(
+    _ key: String, as type: Integer.Type = Integer.self
+  )
+    throws(JournalImportError) -> Integer?
+  {
+    guard let value = optional(key) else { return nil }
+    return try Self.integer(value, path: path.appending(key))
+  }
+
+  private func mismatch(_ key: String, expected: String, found: JSONValue) -> JournalImportError {
+    let field = path.appending(key)
+    return .wrongType(
+      entry: field.entryIndex, field: field.description, expected: expected, found: found.typeName)
+  }
+
+  static func string(_ value: JSONValue, path: FieldPath) throws(JournalImportError) -> String {
+    guard case .string(let text) = value else {
+      throw .wrongType(
+        entry: path.entryIndex, field: path.description, expected: "string", found: value.typeName)
+    }
+    return text
+  }
+
+  /// An integer written without fraction or exponent, within `Integer`'s range.
+  static func integer<Integer: FixedWidthInteger>(
+    _ value: JSONValue, path: FieldPath
+  ) throws(JournalImportError)
+    -> Integer
+  {
+    guard case .number(let text) = value else {
+      throw .wrongType(
+        entry: path.entryIndex, field: path.description, expected: "integer", found: value.typeName)
+    }
+    guard text.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || ($0 >= 0x30 && $0 <= 0x39) }) else {
+      throw .wrongType(
+        entry: path.entryIndex, field: path.description, expected: "integer", found: "number \(text)")
+    }
+    guard let integer = Integer(text) else {
+      throw .numberOutOfRange(entry: path.entryIndex, field: path.description, value: text)
+    }
+    return integer
+  }
+}
+
+extension JournalImportError {
+  /// The error for a parser failure in a document (or line) whose values sit under `path`.
+  init(_ failure: JSONParser.Failure, byteOffset base: Int = 0) {
+    let entry = failure.path.entryIndex
+    let field = failure.path.description
+    let offset = base + failure.offset
+    switch failure.problem {
+    case .unexpectedEnd: self = .truncated(entry: entry, field: field, byteOffset: offset)
+    case .invalidUTF8: self = .invalidUTF8(entry: entry, field: field, byteOffset: offset)
+    case .tooDeep(let limit): self = .tooDeep(entry: entry, field: field, limit: limit)
+    case .stringTooLong(let limit), .numberTooLong(let limit):
+      self = .tooLarge(entry: entry, field: field, limit: limit)
+    case .duplicateKey(let key): self = .duplicateKey(entry: entry, field: field, key: key)
+    case .unexpectedByte(let byte):
+      let shown =
+        byte >= 0x20 && byte < 0x7F
+        ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(String(byte, radix: 16))"
+      self = .malformed(entry: entry, field: field, byteOffset: offset, reason: "unexpected \(shown)")
+    case .invalidEscape:
+      self = .malformed(entry: entry, field: field, byteOffset: offset, reason: "invalid escape sequence")
+    case .invalidNumber:
+      self = .malformed(entry: entry, field: field, byteOffset: offset, reason: "invalid number")
+    case .trailingData:
+      self = .malformed(
+        entry: entry, field: field, byteOffset: offset, reason: "data after the end of the document")
+    }
+  }
+}
+
+/// Decodes states and actions from JSON values with `JSONDecoder`, reporting failures as
+/// ``JournalImportError``s that name the field.
+struct TypedDecoder {
+  private let decoder = JSONDecoder()
+
+  func decode<Value: Decodable>(
+    _ type: Value.Type, from value: JSONValue, path: FieldPath
+  )
+    throws(JournalImportError) -> Value
+  {
+    let data = Data(JSONWriter.serialize(value))
+    do {
+      return try decoder.decode(Value.self, from: data)
+    } catch let DecodingError.dataCorrupted(context) where context.codingPath.isEmpty {
+      // The document passed the strict parser, so what JSONDecoder calls invalid JSON is a number
+      // no Swift number type holds (it says nothing more): find it to name its field.
+      let (field, number) = Self.outOfRangeNumber(in: value, path: path) ?? (path, context.debugDescription)
+      throw .numberOutOfRange(entry: field.entryIndex, field: field.description, value: number)
+    } catch let error as DecodingError {
+      throw Self.importError(error, path: path, type: Value.self)
+    } catch {
+      throw .invalidValue(entry: path.entryIndex, field: path.description, reason: "\(error)")
+    }
+  }
+
+  /// The first number under `value` that neither `Int64`, `UInt64` nor a finite `Double` holds.
+  private static func outOfRangeNumber(in value: JSONValue, path: FieldPath) -> (FieldPath, String)? {
+    switch value {
+    case .number(let text):
+      if Int64(text) != nil || UInt64(text) != nil { return nil }
+      let isInteger = text.utf8.allSatisfy { $0 == UInt8(ascii: "-") || ($0 >= 0x30 && $0 <= 0x39) }
+      if !isInteger, let double = Double(text), double.isFinite { return nil }
+      return (path, text)
+    case .array(let elements):
+      for (index, element) in elements.enumerated() {
+        if let found = outOfRangeNumber(in: element, path: path.appending(index: index)) { return found }
+      }
+      return nil
+    case .object(let members):
+      for member in members {
+        if let found = outOfRangeNumber(in: member.value, path: path.appending(member.key)) { return found }
+      }
+      return nil
+    default:
+      return nil
+    }
+  }
+
+  private static func importError(
+    _ error: DecodingError, path: FieldPath, type: Any.Type
+  ) -> JournalImportError {
+    func fieldPath(_ codingPath: [any CodingKey]) -> FieldPath {
+      var result = path
+      for key in codingPath {
+        if let index = key.intValue, key.stringValue.hasPrefix("Index ") || key.stringValue == "\(index)" {
+          result = result.appending(index: index)
+        } else {
+          result = result.appending(key.stringValue)
+        }
+      }
+      return result
+    }
+    switch error {
+    case .typeMismatch(let expected, let context):
+      let field = fieldPath(context.codingPath)
+      return .wrongType(
+        entry: field.entryIndex, field: field.description, expected: String(describing: expected),
+        found: context.debugDescription)
+    case .valueNotFound(let expected, let context):
+      let field = fieldPath(context.codingPath)
+      return .wrongType(
+        entry: field.entryIndex, field: field.description, expected: String(describing: expected),
+        found: "null")
+    case .keyNotFound(let key, let context):
+      let field = fieldPath(context.codingPath).appending(key.stringValue)
+      return .missingField(entry: field.entryIndex, field: field.description)
+    case .dataCorrupted(let context):
+      let field = fieldPath(context.codingPath)
+      var reason = context.debugDescription
+      if let underlying = context.underlyingError { reason += " (\(underlying))" }
+      // JSONDecoder says so in words only: "Number 1e400 is not representable in Swift",
+      // "Parsed JSON number <300> does not fit in Int8".
+      if reason.contains("does not fit") || reason.contains("not representable") {
+        return .numberOutOfRange(entry: field.entryIndex, field: field.description, value: reason)
+      }
+      return .invalidValue(entry: field.entryIndex, field: field.description, reason: reason)
+    @unknown default:
+      return .invalidValue(entry: path.entryIndex, field: path.description, reason: "\(error)")
+    }
+  }
+}

@@ -1,0 +1,94 @@
+import ChronicleStore
+
+/// The journal's mutable state, guarded by its lock.
+@usableFromInline
+struct JournalStorage<State: Sendable, Action: Sendable>: Sendable {
+  @usableFromInline var content: JournalContent<State, Action>
+  /// The next entry must store the store's state: the journal was truncated, reset or restored.
+  @usableFromInline var gap = false
+  @usableFromInline var committedCount = 0
+  /// The metadata handed to sinks, computed once the state's shape is known.
+  var sinkMetadata: JournalMetadata?
+
+  @usableFromInline
+  init(content: JournalContent<State, Action>) {
+    self.content = content
+  }
+
+  /// Whether the journal holds more than its caps allow: checked after every append, so it is
+  /// inlined; committing is not.
+  @inlinable
+  func isOverCaps(maxEntries: Int?, maxBytes: Int?) -> Bool {
+    if let maxEntries, content.entries.count > maxEntries || content.events.count > maxEntries { return true }
+    if let maxBytes, content.approximateBytes > maxBytes { return true }
+    return false
+  }
+}
+
+extension JournalStorage {
+  /// Commits the oldest entries while the journal is over its caps.
+  @usableFromInline
+  mutating func enforceCaps(
+    configuration: Journal<State, Action>.Configuration, reduce: (inout State, Action) -> Effect<Action>
+  ) {
+    let startIndex = content.entries.startIndex
+    let endIndex = content.entries.endIndex
+    var target = startIndex
+    if let maxEntries = configuration.maxEntries, endIndex - startIndex > maxEntries {
+      // Commit a sixteenth of the cap at a time, not one checkpoint interval: committing has a
+      // fixed cost, which this spreads over many actions.
+      target = endIndex - maxEntries + max(0, maxEntries / 16 - content.checkpointInterval)
+    }
+    if let maxBytes = configuration.maxBytes, content.approximateBytes > maxBytes {
+      // Drop whole checkpoint segments until the estimate fits.
+      let entryBytes = MemoryLayout<EntryRecord<Action>>.stride
+      var excess = content.approximateBytes - maxBytes
+      var position = startIndex
+      while excess > 0, position < endIndex {
+        let next = min(content.checkpoints.first(after: position)?.index ?? endIndex, endIndex)
+        excess -= (next - position) * entryBytes
+        if let checkpoint = content.checkpoints.nearest(atOrBefore: position), checkpoint.index == position {
+          excess -= configuration.stateSize(checkpoint.state)
+        }
+        position = next
+      }
+      target = max(target, position)
+    }
+    if let maxEntries = configuration.maxEntries, content.events.count > maxEntries {
+      content.events.removeFirst(upTo: content.events.endIndex - maxEntries)
+    }
+    guard target > startIndex else { return }
+    // Prefer ending on an existing checkpoint (no replay needed) when one is near.
+    if let next = content.checkpoints.first(after: target - 1), next.index <= endIndex,
+      next.index - target <= content.checkpointInterval
+    {
+      target = next.index
+    }
+    commit(upTo: target, configuration: configuration, reduce: reduce)
+  }
+
+  /// Folds the entries before `index` into the base state.
+  mutating func commit(
+    upTo index: Int, configuration: Journal<State, Action>.Configuration,
+    reduce: (inout State, Action) -> Effect<Action>
+  ) {
+    let index = min(max(index, content.entries.startIndex), content.entries.endIndex)
+    guard index > content.entries.startIndex else { return }
+    if content.checkpoints.nearest(atOrBefore: index)?.index != index,
+      let state = content.state(before: index, reduce: reduce)
+    {
+      content.checkpoints.removeAll(before: index)
+      content.checkpoints.prepend(
+        JournalCheckpoint(index: index, kind: .interval, state: state), size: configuration.stateSize(state))
+    } else {
+      content.checkpoints.removeAll(before: index)
+    }
+    committedCount += index - content.entries.startIndex
+    content.entries.removeFirst(upTo: index)
+    var firstEvent = content.events.startIndex
+    while firstEvent < content.events.endIndex, content.events[firstEvent].position < Int64(index) {
+      firstEvent += 1
+    }
+    content.events.removeFirst(upTo: firstEvent)
+  }
+}

@@ -1,0 +1,323 @@
+import ChronicleStore
+import Foundation
+
+/// Encodes `Encodable` values to ``JSONValue`` trees, redacting as it goes.
+///
+/// Every value met while encoding, at any depth, is offered to the ``Redaction`` policy with its
+/// path (a keyed container's key is a `.property`, an unkeyed container's position an `.index`),
+/// so the key rules apply to the JSON produced as well as to printed values, and any
+/// ``SensitiveValue`` is written `"<redacted>"` even when its own `encode(to:)` would reveal it.
+///
+/// The output matches `JSONEncoder`'s default strategies (`Date` as seconds since the reference
+/// date, `Data` as Base64, `URL` as its absolute string), so `JSONDecoder` reads it back.
+struct JSONValueEncoder {
+  var redaction: Redaction
+
+  init(redaction: Redaction) {
+    self.redaction = redaction
+  }
+
+  /// The JSON for `value`.
+  ///
+  /// - Throws: `EncodingError.invalidValue` for a non-finite floating-point number, or whatever
+  ///   the value's own `encode(to:)` throws.
+  func encode(_ value: some Encodable) throws -> JSONValue {
+    let context = EncodingContext(redaction: redaction)
+    return try context.box(value, path: []).resolved()
+  }
+}
+
+/// The policy and helpers shared by the encoders and containers of one `encode` call.
+private final class EncodingContext {
+  let redaction: Redaction
+
+  init(redaction: Redaction) {
+    self.redaction = redaction
+  }
+
+  func redacts(_ value: Any, path: [any CodingKey]) -> Bool {
+    if value is any SensitiveValue { return true }
+    return redaction.redacts(value, at: valuePath(path))
+  }
+
+  func valuePath(_ path: [any CodingKey]) -> ValuePath {
+    ValuePath(
+      path.map { key in
+        if let index = key.intValue, key is IndexKey { return .index(index) }
+        return .property(key.stringValue)
+      })
+  }
+
+  func box(_ value: some Encodable, path: [any CodingKey]) throws -> EncodedNode {
+    if redacts(value, path: path) { return .value(.string(Redaction.placeholder)) }
+    if let primitive = try primitive(value, path: path) { return .value(primitive) }
+    let encoder = TreeEncoder(context: self, codingPath: path)
+    try value.encode(to: encoder)
+    return encoder.node ?? .value(.object([]))
+  }
+
+  /// Values written directly rather than through their `encode(to:)`: scalars, and the types
+  /// `JSONEncoder` special-cases by default.
+  func primitive(_ value: Any, path: [any CodingKey]) throws -> JSONValue? {
+    switch value {
+    case let string as String: return .string(string)
+    case let flag as Bool: return .bool(flag)
+    case let number as Int: return .integer(number)
+    case let number as Int8: return .integer(number)
+    case let number as Int16: return .integer(number)
+    case let number as Int32: return .integer(number)
+    case let number as Int64: return .integer(number)
+    case let number as UInt: return .integer(number)
+    case let number as UInt8: return .integer(number)
+    case let number as UInt16: return .integer(number)
+    case let number as UInt32: return .integer(number)
+    case let number as UInt64: return .integer(number)
+    case let number as Double: return try floating(number, path: path)
+    case let number as Float: return try floating(number, path: path)
+    case let data as Data: return .string(data.base64EncodedString())
+    case let url as URL: return .string(url.absoluteString)
+    case let decimal as Decimal:
+      guard decimal.isFinite else { throw invalid(decimal, path: path) }
+      return .number(decimal.description)
+    default: return nil
+    }
+  }
+
+  func floating<F: BinaryFloatingPoint & LosslessStringConvertible>(
+    _ number: F, path: [any CodingKey]
+  ) throws
+    -> JSONValue
+  {
+    guard number.isFinite else { throw invalid(number, path: path) }
+    var text = number.description
+    // `Float(1e20).description` is "1e+20": valid JSON. Integral values print as "5.0": valid.
+    if text.hasPrefix(".") { text = "0" + text }
+    return .number(text)
+  }
+
+  func invalid(_ value: Any, path: [any CodingKey]) -> EncodingError {
+    EncodingError.invalidValue(
+      value,
+      EncodingError.Context(codingPath: path, debugDescription: "\(value) is not representable in JSON"))
+  }
+}
+
+/// A node under construction: containers are references so that nested containers can be
+/// filled after they were handed out, as the `Encoder` protocol allows.
+private enum EncodedNode {
+  case value(JSONValue)
+  case object(ObjectBox)
+  case array(ArrayBox)
+  case encoder(TreeEncoder)
+
+  func resolved() -> JSONValue {
+    switch self {
+    case .value(let value): value
+    case .object(let box): .object(box.members.map { JSONMember($0.key, $0.node.resolved()) })
+    case .array(let box): .array(box.elements.map { $0.resolved() })
+    case .encoder(let encoder): encoder.node?.resolved() ?? .object([])
+    }
+  }
+}
+
+private final class ObjectBox {
+  var members: [(key: String, node: EncodedNode)] = []
+  var positions: [String: Int] = [:]
+
+  func set(_ node: EncodedNode, for key: String) {
+    if let position = positions[key] {
+      members[position].node = node
+    } else {
+      positions[key] = members.count
+      members.append((key, node))
+    }
+  }
+
+  func existing(_ key: String) -> EncodedNode? {
+    positions[key].map { members[$0].node }
+  }
+}
+
+private final class ArrayBox {
+  var elements: [EncodedNode] = []
+}
+
+/// The key of an element of an unkeyed container.
+private struct IndexKey: CodingKey {
+  var intValue: Int?
+  var stringValue: String { "\(intValue ?? 0)" }
+  init(intValue: Int) { self.intValue = intValue }
+  init?(stringValue: String) { nil }
+}
+
+private let superKey = "super"
+
+private final class TreeEncoder: Encoder, SingleValueEncodingContainer {
+  let context: EncodingContext
+  let codingPath: [any CodingKey]
+  var userInfo: [CodingUserInfoKey: Any] { [:] }
+  var node: EncodedNode?
+
+  init(context: EncodingContext, codingPath: [any CodingKey]) {
+    self.context = context
+    self.codingPath = codingPath
+  }
+
+  func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+    let box: ObjectBox
+    if case .object(let existing) = node {
+      box = existing
+    } else {
+      box = ObjectBox()
+      node = .object(box)
+    }
+    return KeyedEncodingContainer(KeyedContainer<Key>(context: context, box: box, codingPath: codingPath))
+  }
+
+  func unkeyedContainer() -> any UnkeyedEncodingContainer {
+    let box: ArrayBox
+    if case .array(let existing) = node {
+      box = existing
+    } else {
+      box = ArrayBox()
+      node = .array(box)
+    }
+    return UnkeyedContainer(context: context, box: box, codingPath: codingPath)
+  }
+
+  func singleValueContainer() -> any SingleValueEncodingContainer { self }
+
+  // MARK: SingleValueEncodingContainer
+
+  func encodeNil() throws { node = .value(.null) }
+
+  func encode<T: Encodable>(_ value: T) throws {
+    node = try context.box(value, path: codingPath)
+  }
+
+  func encode(_ value: Bool) throws { node = try context.box(value, path: codingPath) }
+  func encode(_ value: String) throws { node = try context.box(value, path: codingPath) }
+  func encode(_ value: Double) throws { node = try context.box(value, path: codingPath) }
+  func encode(_ value: Float) throws { node = try context.box(value, path: codingPath) }
+  func encode(_ value: Int) throws { node = try context.box(value, path: codingPath) }
+  func encode(_ value: Int8) throws { node = try context.box(value, path: codingPath) }
+  func encode(_ value: Int16) throws { node = try context.box(value, path: codingPath) }
+  func encode(_ value: Int32) throws { node = try context.box(value, path: codingPath) }
+  func encode(_ value: Int64) throws { node = try context.box(value, path: codingPath) }
+  func encode(_ value: UInt) throws { node = try context.box(value, path: codingPath) }
+  func encode(_ value: UInt8) throws { node = try context.box(value, path: codingPath) }
+  func encode(_ value: UInt16) throws { node = try context.box(value, path: codingPath) }
+  func encode(_ value: UInt32) throws { node = try context.box(value, path: codingPath) }
+  func encode(_ value: UInt64) throws { node = try context.box(value, path: codingPath) }
+}
+
+private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+  let context: EncodingContext
+  let box: ObjectBox
+  let codingPath: [any CodingKey]
+
+  private func path(_ key: some CodingKey) -> [any CodingKey] { codingPath + [key] }
+
+  mutating func encodeNil(forKey key: Key) throws {
+    if context.redacts(Optional<Int>.none as Any, path: path(key)) {
+      box.set(.value(.string(Redaction.placeholder)), for: key.stringValue)
+    } else {
+      box.set(.value(.null), for: key.stringValue)
+    }
+  }
+
+  mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+    box.set(try context.box(value, path: path(key)), for: key.stringValue)
+  }
+
+  mutating func nestedContainer<NestedKey: CodingKey>(
+    keyedBy keyType: NestedKey.Type, forKey key: Key
+  )
+    -> KeyedEncodingContainer<NestedKey>
+  {
+    let nested: ObjectBox
+    if case .object(let existing) = box.existing(key.stringValue) {
+      nested = existing
+    } else {
+      nested = ObjectBox()
+      box.set(.object(nested), for: key.stringValue)
+    }
+    return KeyedEncodingContainer(
+      KeyedContainer<NestedKey>(context: context, box: nested, codingPath: path(key)))
+  }
+
+  mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+    let nested: ArrayBox
+    if case .array(let existing) = box.existing(key.stringValue) {
+      nested = existing
+    } else {
+      nested = ArrayBox()
+      box.set(.array(nested), for: key.stringValue)
+    }
+    return UnkeyedContainer(context: context, box: nested, codingPath: path(key))
+  }
+
+  mutating func superEncoder() -> any Encoder {
+    superEncoder(key: superKey)
+  }
+
+  mutating func superEncoder(forKey key: Key) -> any Encoder {
+    superEncoder(key: key.stringValue)
+  }
+
+  private func superEncoder(key: String) -> any Encoder {
+    let encoder = TreeEncoder(context: context, codingPath: codingPath + [AnyKey(key)])
+    box.set(.encoder(encoder), for: key)
+    return encoder
+  }
+}
+
+private struct AnyKey: CodingKey {
+  var stringValue: String
+  var intValue: Int? { nil }
+  init(_ string: String) { stringValue = string }
+  init?(stringValue: String) { self.stringValue = stringValue }
+  init?(intValue: Int) { nil }
+}
+
+private struct UnkeyedContainer: UnkeyedEncodingContainer {
+  let context: EncodingContext
+  let box: ArrayBox
+  let codingPath: [any CodingKey]
+
+  var count: Int { box.elements.count }
+
+  private var nextPath: [any CodingKey] { codingPath + [IndexKey(intValue: box.elements.count)] }
+
+  mutating func encodeNil() throws {
+    box.elements.append(.value(.null))
+  }
+
+  mutating func encode<T: Encodable>(_ value: T) throws {
+    box.elements.append(try context.box(value, path: nextPath))
+  }
+
+  mutating func nestedContainer<NestedKey: CodingKey>(
+    keyedBy keyType: NestedKey.Type
+  )
+    -> KeyedEncodingContainer<NestedKey>
+  {
+    let nested = ObjectBox()
+    let path = nextPath
+    box.elements.append(.object(nested))
+    return KeyedEncodingContainer(KeyedContainer<NestedKey>(context: context, box: nested, codingPath: path))
+  }
+
+  mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+    let nested = ArrayBox()
+    let path = nextPath
+    box.elements.append(.array(nested))
+    return UnkeyedContainer(context: context, box: nested, codingPath: path)
+  }
+
+  mutating func superEncoder() -> any Encoder {
+    let encoder = TreeEncoder(context: context, codingPath: nextPath)
+    box.elements.append(.encoder(encoder))
+    return encoder
+  }
+}

@@ -1,0 +1,146 @@
+import ChronicleStore
+import Foundation
+import Synchronization
+
+extension Journal {
+  /// Records an action the tracer let through. Called by the tracer, in the store's order.
+  ///
+  /// - Parameters:
+  ///   - before: The store's state before the action, when ``wantsCheckpoint`` was set.
+  ///   - reading: What the probe saw, when there is a probe.
+  @inlinable
+  func record(
+    _ action: Action, metadata: ActionMetadata, start: Int64, end: Int64, before: State?,
+    reading: ProbeReading<Action>?
+  ) {
+    let maxEntries = configuration.maxEntries
+    let maxBytes = configuration.maxBytes
+    let recorded: (index: Int, checkpoint: Bool)? = storage.withLock { storage in
+      let gap = gapPending.exchange(false, ordering: .relaxed) || storage.gap
+      let index = storage.content.entries.endIndex
+      if let before {
+        addCheckpoint(before, at: index, resync: gap || storage.content.checkpoints.isEmpty, to: &storage)
+      } else if gap || storage.content.checkpoints.isEmpty {
+        // The state was needed but not captured (the journal was truncated or restored while
+        // this action was in the chain): leave the action out and resync on the next one.
+        gapPending.store(true, ordering: .relaxed)
+        wantsCheckpoint.store(true, ordering: .relaxed)
+        return nil
+      }
+      storage.gap = false
+      let unknown = EntryRecord<Action>.unknownDuration
+      var record = EntryRecord<Action>(
+        sequence: metadata.sequence,
+        time: start &- storage.content.originMonotonic,
+        wallTime: Int64((metadata.timestamp.timeIntervalSince1970 * 1e9).rounded())
+          &- storage.content.originWallNanos,
+        parent: metadata.cause.parent ?? 0,
+        effect: metadata.cause.effect ?? 0,
+        chainNanos: EntryRecord<Action>.duration(end &- start),
+        reducerNanos: unknown,
+        reducerOffsetNanos: unknown,
+        context: storage.content.strings.code(for: metadata.context),
+        causeLabel: storage.content.strings.code(for: metadata.cause.label),
+        causeKind: metadata.cause.kind.code,
+        flags: [],
+        action: action
+      )
+      if let reading {
+        if let seen = reading.action {
+          record.action = seen
+          record.reducerNanos = EntryRecord<Action>.duration(reading.end &- reading.start)
+          record.reducerOffsetNanos = EntryRecord<Action>.duration(reading.start &- start)
+        } else {
+          record.flags.insert(.stopped)
+        }
+      }
+      storage.content.entries.append(record)
+      if storage.isOverCaps(maxEntries: maxEntries, maxBytes: maxBytes) { commitOverflow(&storage) }
+      let sinceCheckpoint =
+        storage.content.entries.endIndex - (storage.content.checkpoints.lastIndex ?? Int.min / 2)
+      wantsCheckpoint.store(sinceCheckpoint >= storage.content.checkpointInterval, ordering: .relaxed)
+      return (index, before != nil)
+    }
+    if let recorded, !configuration.sinks.isEmpty {
+      notifySinks(entry: recorded.index, withCheckpoint: recorded.checkpoint)
+    }
+  }
+
+  /// Keeps `state` as the checkpoint before the entry at `index`.
+  @usableFromInline
+  func addCheckpoint(
+    _ state: State, at index: Int, resync: Bool, to storage: inout JournalStorage<State, Action>
+  ) {
+    storage.content.checkpoints.append(
+      JournalCheckpoint(index: index, kind: resync ? .resync : .interval, state: state),
+      size: configuration.stateSize(state))
+    if storage.content.stateShape == nil { storage.content.stateShape = TypeFingerprint.shape(of: state) }
+  }
+
+  /// Commits the oldest entries until the journal fits its caps.
+  @usableFromInline
+  func commitOverflow(_ storage: inout JournalStorage<State, Action>) {
+    storage.enforceCaps(configuration: configuration, reduce: reducer)
+  }
+
+  /// Hands the entry at `index` to the sinks, outside the lock.
+  @usableFromInline
+  func notifySinks(entry index: Int, withCheckpoint: Bool) {
+    let recorded: (JournalEntry<Action>, JournalCheckpoint<State>?, JournalMetadata)? = storage.withLock {
+      storage in
+      guard storage.content.entries.indices.contains(index) else { return nil }
+      if storage.sinkMetadata?.state.shape == nil { storage.sinkMetadata = storage.content.metadata() }
+      let checkpoint = withCheckpoint ? storage.content.checkpoints.nearest(atOrBefore: index) : nil
+      return (storage.content.entry(at: index), checkpoint, storage.sinkMetadata!)
+    }
+    guard let (entry, checkpoint, metadata) = recorded else { return }
+    for sink in configuration.sinks { sink.record(entry, checkpoint: checkpoint, metadata: metadata) }
+  }
+
+  /// Notes that an action passed the tracer without being recorded.
+  @inlinable
+  func noteUnrecorded() {
+    if !gapPending.load(ordering: .relaxed) { gapPending.store(true, ordering: .relaxed) }
+    if !wantsCheckpoint.load(ordering: .relaxed) { wantsCheckpoint.store(true, ordering: .relaxed) }
+  }
+
+  /// Records an effect's lifecycle event.
+  @usableFromInline
+  func record(_ event: EffectEvent) {
+    let now = MonotonicClock.now()
+    let sinks = configuration.sinks
+    let recorded: (JournalEffectEvent, JournalMetadata)? = storage.withLock { storage in
+      let phase: EventRecord.Phase
+      var failure: UInt32 = 0
+      switch event.phase {
+      case .started: phase = .started
+      case .finished: phase = .finished
+      case .cancelled: phase = .cancelled
+      case .failed(let message):
+        phase = .failed
+        failure = storage.content.strings.code(for: message)
+      }
+      let record = EventRecord(
+        effect: event.effect,
+        parent: event.cause.parent ?? 0,
+        time: now &- storage.content.originMonotonic,
+        position: Int64(storage.content.entries.endIndex),
+        label: storage.content.strings.code(for: event.cause.label),
+        ids: storage.content.idLists.code(for: event.ids.map(\.description)),
+        failure: failure,
+        causeKind: event.cause.kind.code,
+        phase: phase
+      )
+      storage.content.events.append(record)
+      if storage.isOverCaps(maxEntries: configuration.maxEntries, maxBytes: configuration.maxBytes) {
+        commitOverflow(&storage)
+      }
+      guard !sinks.isEmpty else { return nil }
+      if storage.sinkMetadata == nil { storage.sinkMetadata = storage.content.metadata() }
+      return (storage.content.event(at: storage.content.events.endIndex - 1), storage.sinkMetadata!)
+    }
+    if let (event, metadata) = recorded {
+      for sink in sinks { sink.record(event, metadata: metadata) }
+    }
+  }
+}

@@ -1,0 +1,87 @@
+import ChronicleStore
+import Synchronization
+
+// The tracer's hot path is inlinable so that the client specializes it for its own State and
+// Action (see `Store.send`).
+
+/// The middleware that records into a journal; created by ``ChronicleStore/AnyMiddleware/tracer(_:)``.
+@usableFromInline
+struct TracerMiddleware<State: Sendable, Action: Sendable>: Sendable {
+  @usableFromInline let journal: Journal<State, Action>
+
+  @inlinable
+  init(journal: Journal<State, Action>) {
+    self.journal = journal
+  }
+
+  @inlinable
+  func handle(
+    _ action: Action, context: MiddlewareContext<State, Action>, next: MiddlewareNext<State, Action>
+  ) {
+    let journal = self.journal
+    if journal.paused.load(ordering: .relaxed) {
+      journal.noteUnrecorded()
+      next(action)
+      return
+    }
+    let metadata = context.metadata
+    let recorded: Bool
+    if journal.recordsEverything {
+      recorded = metadata.context == nil || metadata.context != TraceFilter<Action>.untracedContext
+    } else {
+      recorded = journal.configuration.filter.shouldRecord(action, metadata: metadata)
+    }
+    guard recorded else {
+      journal.noteUnrecorded()
+      next(action)
+      return
+    }
+    let before = journal.wantsCheckpoint.load(ordering: .relaxed) ? context.state : nil
+    let probed = journal.hasProbe.load(ordering: .relaxed)
+    // Actions are processed one at a time (re-entrant sends are queued), so no other action can
+    // pass the probe between here and the reading below.
+    let generation = probed ? journal.probeGeneration.add(1, ordering: .relaxed).newValue : 0
+    let start = MonotonicClock.now()
+    next(action)
+    let end = MonotonicClock.now()
+    var reading: ProbeReading<Action>?
+    if probed {
+      reading = journal.probe.withLock { probe in
+        defer { probe.action = nil }
+        return probe.generation == generation ? probe : ProbeReading(generation: generation)
+      }
+    }
+    journal.record(action, metadata: metadata, start: start, end: end, before: before, reading: reading)
+  }
+
+  @inlinable
+  func handle(_ event: EffectEvent) {
+    guard !journal.paused.load(ordering: .relaxed) else { return }
+    journal.record(event)
+  }
+}
+
+/// The middleware that tells the tracer what reached the reducer; created by
+/// ``ChronicleStore/AnyMiddleware/tracerProbe(_:)``.
+@usableFromInline
+struct TracerProbe<State: Sendable, Action: Sendable>: Sendable {
+  @usableFromInline let journal: Journal<State, Action>
+
+  @inlinable
+  init(journal: Journal<State, Action>) {
+    self.journal = journal
+  }
+
+  @inlinable
+  func handle(
+    _ action: Action, context: MiddlewareContext<State, Action>, next: MiddlewareNext<State, Action>
+  ) {
+    let generation = journal.probeGeneration.load(ordering: .relaxed)
+    let start = MonotonicClock.now()
+    next(action)
+    let end = MonotonicClock.now()
+    journal.probe.withLock { probe in
+      probe = ProbeReading(generation: generation, action: action, start: start, end: end)
+    }
+  }
+}

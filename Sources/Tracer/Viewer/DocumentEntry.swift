@@ -1,0 +1,51 @@
+/// One entry of a ``JournalDocument``: a recorded action, without the app's types.
+public struct DocumentEntry: Sendable, Hashable {
+  /// The entry's index in the journal.
+  public var index: Int
+  /// The store's sequence number.
+  public var sequence: UInt64
+  /// Monotonic nanoseconds since the journal's origin.
+  public var time: Int64
+  /// The context label, if any.
+  public var context: String?
+  /// The cause's kind: `user`, `effect`, `thunk`, `timer`, `middleware`, `stream` or `replay`.
+  public var causeKind: String
+  /// The sequence number of the action whose processing started the sender, if any.
+  public var causeParent: UInt64?
+  /// The effect's cancellation id, the thunk's name or the timer's id, if any.
+  public var causeLabel: String?
+  /// The action's case name.
+  public var type: String
+  /// `reduced`, or `stopped` when a middleware did not pass the action on.
+  public var outcome: String
+  /// Nanoseconds from the tracer receiving the action to the end of the chain.
+  public var duration: Int64
+  /// The action as compact JSON text.
+  public var actionJSON: String
+
+  init(_ object: JSONValue, position: Int) throws(JournalImportError) {
+    let path = FieldPath([.key("entries"), .index(position)])
+    let root = try FieldReader(object, path: path)
+    index = try root.integer("index")
+    sequence = try root.integer("seq")
+    time = try root.integer("time")
+    context = try root.optionalString("context")
+    let cause = try root.object("cause")
+    causeKind = try cause.string("kind")
+    causeParent = try cause.optionalInteger("parent")
+    causeLabel = try cause.optionalString("label")
+    type = try root.string("type")
+    outcome = (try? root.string("outcome")) ?? "reduced"
+    let durations = try? root.object("durations")
+    duration = (try? durations?.integer("chain")) ?? 0
+    actionJSON = String(decoding: JSONWriter.serialize(try root.required("action")), as: UTF8.self)
+  }
+
+  /// The cause in words: `user`, `thunk "load" ← #3`.
+  public var causeDescription: String {
+    var text = causeKind
+    if let causeLabel { text += " \(causeLabel.debugDescription)" }
+    if let causeParent { text += " ← #\(causeParent)" }
+    return text
+  }
+}

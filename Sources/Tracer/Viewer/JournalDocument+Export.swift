@@ -1,0 +1,187 @@
+import Foundation
+
+extension JournalDocument {
+  /// The document as Journal JSON (`chronicle.journal`, version 1), with the states it holds.
+  public func journalJSON() -> Data {
+    var meta = meta.members
+    meta.removeAll { ["firstIndex", "entryCount", "effectCount"].contains($0.key) }
+    meta += [
+      JSONMember("firstIndex", .integer(entries.first?.index ?? 0)),
+      JSONMember("entryCount", .integer(entries.count)),
+      JSONMember("effectCount", .integer(effectObjects.count)),
+    ]
+    let root = JSONValue.object([
+      JSONMember("format", .string(JournalWireFormat.journalFormat)),
+      JSONMember("version", .integer(JournalWireFormat.version)), JSONMember("meta", .object(meta)),
+      JSONMember("baseState", baseState), JSONMember("entries", .array(firstEntriesWithCheckpoint)),
+      JSONMember("effects", .array(effectObjects)),
+    ])
+    return Data(JSONWriter.serialize(root))
+  }
+
+  /// The document as an NDJSON stream (`chronicle.journal.ndjson`, version 1): the header, then
+  /// entry and effect lines in the order they were recorded.
+  public func ndjson() -> Data {
+    var meta = meta.members
+    meta.removeAll { ["firstIndex", "entryCount", "effectCount"].contains($0.key) }
+    var lines: [JSONValue] = [
+      .object([
+        JSONMember("format", .string(JournalWireFormat.streamFormat)),
+        JSONMember("version", .integer(JournalWireFormat.version)), JSONMember("meta", .object(meta)),
+      ])
+    ]
+    var effects = effectObjects[...]
+    for (position, entry) in firstEntriesWithCheckpoint.enumerated() {
+      // An event's `position` counts the entries recorded before it.
+      while let event = effects.first, let at = event["position"]?.numberText.flatMap({ Int($0) }),
+        at <= entries[position].index
+      {
+        lines.append(.object([JSONMember("effect", event)]))
+        effects.removeFirst()
+      }
+      lines.append(.object([JSONMember("entry", entry)]))
+    }
+    lines += effects.map { .object([JSONMember("effect", $0)]) }
+    var bytes: [UInt8] = []
+    for line in lines {
+      bytes += JSONWriter.serialize(line)
+      bytes.append(UInt8(ascii: "\n"))
+    }
+    return Data(bytes)
+  }
+
+  /// The entries, the first one carrying the base state as its checkpoint (a stream replays from
+  /// there).
+  private var firstEntriesWithCheckpoint: [JSONValue] {
+    guard var first = entryObjects.first, first["checkpoint"] == nil, baseState != .null else {
+      return entryObjects
+    }
+    first.members.append(
+      JSONMember(
+        "checkpoint", .object([JSONMember("kind", .string("resync")), JSONMember("state", baseState)])))
+    return [first] + entryObjects.dropFirst()
+  }
+
+  /// The document as Chrome Trace Event JSON: one span per entry on the actions track, and a
+  /// flow arrow from each entry to the entries it caused. Opens in Perfetto and chrome://tracing.
+  public func chromeTrace() -> Data {
+    func microseconds(_ nanoseconds: Int64) -> JSONValue {
+      .number(String(format: "%.3f", Double(nanoseconds) / 1000))
+    }
+    var events: [JSONValue] = [
+      .object([
+        JSONMember("name", .string("process_name")), JSONMember("ph", .string("M")),
+        JSONMember("pid", .integer(1)),
+        JSONMember("tid", .integer(0)),
+        JSONMember("args", .object([JSONMember("name", .string("Chronicle store"))])),
+      ]),
+      .object([
+        JSONMember("name", .string("thread_name")), JSONMember("ph", .string("M")),
+        JSONMember("pid", .integer(1)),
+        JSONMember("tid", .integer(1)), JSONMember("args", .object([JSONMember("name", .string("actions"))])),
+      ]),
+    ]
+    for (offset, entry) in entries.enumerated() {
+      var args = [
+        JSONMember("seq", .integer(entry.sequence)), JSONMember("index", .integer(entry.index)),
+        JSONMember("cause", .string(entry.causeDescription)),
+        JSONMember("action", entryObjects[offset]["action"] ?? .null),
+        JSONMember("outcome", .string(entry.outcome)),
+      ]
+      if let context = entry.context { args.insert(JSONMember("context", .string(context)), at: 2) }
+      events.append(
+        .object([
+          JSONMember("name", .string(entry.type)), JSONMember("cat", .string("action")),
+          JSONMember("ph", .string("X")), JSONMember("pid", .integer(1)), JSONMember("tid", .integer(1)),
+          JSONMember("ts", microseconds(entry.time)), JSONMember("dur", microseconds(max(entry.duration, 1))),
+          JSONMember("args", .object(args)),
+        ]))
+      if let parent = entry.causeParent, let source = position(ofSequence: parent) {
+        for (phase, time) in [("s", entries[source].time), ("f", entry.time)] {
+          var members = [
+            JSONMember("name", .string("cause")), JSONMember("cat", .string("cause")),
+            JSONMember("ph", .string(phase)), JSONMember("id", .integer(entry.sequence)),
+            JSONMember("pid", .integer(1)), JSONMember("tid", .integer(1)),
+            JSONMember("ts", microseconds(time)),
+          ]
+          if phase == "f" { members.append(JSONMember("bp", .string("e"))) }
+          events.append(.object(members))
+        }
+      }
+    }
+    let root = JSONValue.object([
+      JSONMember("traceEvents", .array(events)), JSONMember("displayTimeUnit", .string("ms")),
+      JSONMember(
+        "otherData",
+        .object([
+          JSONMember("format", .string("chronicle.chrome-trace")), JSONMember("version", .integer(1)),
+          JSONMember("origin", originISO8601.map { .string($0) } ?? .null),
+        ])),
+    ])
+    return Data(JSONWriter.serialize(root))
+  }
+
+  /// The document as a Redux DevTools import file: the lifted-state form, with every state, when
+  /// the file holds every state; the custom form (actions and the base state, for the page's
+  /// reducer to recompute) otherwise.
+  public func reduxDevTools() -> Data {
+    let actions: [JSONValue] = entries.enumerated().map { position, entry in
+      var meta = [
+        JSONMember("seq", .integer(entry.sequence)), JSONMember("index", .integer(entry.index)),
+        JSONMember("cause", entryObjects[position]["cause"] ?? .null),
+        JSONMember("outcome", .string(entry.outcome)),
+      ]
+      if let context = entry.context { meta.insert(JSONMember("context", .string(context)), at: 2) }
+      return .object([
+        JSONMember("type", .string(entry.type)),
+        JSONMember("payload", entryObjects[position]["action"] ?? .null),
+        JSONMember("meta", .object(meta)),
+      ])
+    }
+    let states = entries.indices.map { state(after: $0) }
+    guard baseState != .null, states.allSatisfy({ $0 != nil }) else {
+      let root = JSONValue.object([
+        JSONMember("payload", .string(JSONText.compact(.array(actions)))),
+        JSONMember("preloadedState", .string(JSONText.compact(baseState))),
+      ])
+      return Data(JSONWriter.serialize(root))
+    }
+    let origin = meta["origin"]?["wallTime"]?.numberText.flatMap { Int64($0) } ?? 0
+    func performed(_ action: JSONValue, nanoseconds: Int64) -> JSONValue {
+      .object([
+        JSONMember("type", .string("PERFORM_ACTION")), JSONMember("action", action),
+        JSONMember("timestamp", .integer(nanoseconds / 1_000_000)),
+      ])
+    }
+    var byID = [
+      JSONMember("0", performed(.object([JSONMember("type", .string("@@INIT"))]), nanoseconds: origin))
+    ]
+    for (position, action) in actions.enumerated() {
+      let wall = entryObjects[position]["wallTime"]?.numberText.flatMap { Int64($0) } ?? origin
+      byID.append(JSONMember(String(position + 1), performed(action, nanoseconds: wall)))
+    }
+    let computed = ([baseState] + states.compactMap { $0 }).map {
+      JSONValue.object([JSONMember("state", $0)])
+    }
+    let root = JSONValue.object([
+      JSONMember("actionsById", .object(byID)), JSONMember("computedStates", .array(computed)),
+      JSONMember("stagedActionIds", .array((0...actions.count).map { .integer($0) })),
+      JSONMember("skippedActionIds", .array([])), JSONMember("committedState", baseState),
+      JSONMember("currentStateIndex", .integer(actions.count)),
+      JSONMember("nextActionId", .integer(actions.count + 1)),
+      JSONMember("isLocked", .bool(false)), JSONMember("isPaused", .bool(false)),
+    ])
+    return Data(JSONWriter.serialize(root))
+  }
+}
+
+extension JSONValue {
+  /// The members of an object value (none for other values).
+  var members: [JSONMember] {
+    get {
+      if case .object(let members) = self { return members }
+      return []
+    }
+    set { self = .object(newValue) }
+  }
+}

@@ -1,0 +1,105 @@
+import Foundation
+
+/// An exported journal read without the app's types: what the HTML viewer and the `chronicle`
+/// command-line tool work on.
+///
+/// It reads Journal JSON (`chronicle.journal`) and NDJSON streams (`chronicle.journal.ndjson`),
+/// keeps states and actions as JSON, and knows the state after an entry when the file holds it:
+/// files exported with `ExportOptions(states: .everyEntry)` hold every state; others hold the
+/// checkpoints only, from which the app's reducer would replay.
+public struct JournalDocument: Sendable {
+  /// The `meta` object, as JSON.
+  var meta: JSONValue
+  /// The state before the first entry, as JSON (`null` when unknown).
+  var baseState: JSONValue
+  /// The entry objects, as the file holds them.
+  var entryObjects: [JSONValue]
+  /// The effect event objects.
+  var effectObjects: [JSONValue]
+  /// The entries, decoded.
+  public internal(set) var entries: [DocumentEntry]
+  /// The line of an NDJSON stream that was left out because the writer was killed while writing
+  /// it, if any.
+  public internal(set) var tornLine: TornLine?
+
+  init(
+    meta: JSONValue, baseState: JSONValue, entries: [JSONValue], effects: [JSONValue]
+  )
+    throws(JournalImportError)
+  {
+    self.meta = meta
+    self.baseState = baseState
+    self.entryObjects = entries
+    self.effectObjects = effects
+    var decoded: [DocumentEntry] = []
+    decoded.reserveCapacity(entries.count)
+    for (position, object) in entries.enumerated() {
+      decoded.append(try DocumentEntry(object, position: position))
+    }
+    self.entries = decoded
+  }
+
+  /// The number of entries.
+  public var count: Int { entries.count }
+
+  /// The number of effect lifecycle events.
+  public var effectCount: Int { effectObjects.count }
+
+  /// The state type's name recorded in the file.
+  public var stateType: String { meta["state"]?["type"]?.stringValue ?? "?" }
+
+  /// The action type's name recorded in the file.
+  public var actionType: String { meta["action"]?["type"]?.stringValue ?? "?" }
+
+  /// The origin's wall-clock time as ISO 8601 text, when the file records it.
+  public var originISO8601: String? { meta["origin"]?["iso8601"]?.stringValue }
+
+  /// The position of the entry with sequence number `sequence`, if the document holds it.
+  public func position(ofSequence sequence: UInt64) -> Int? {
+    var low = 0
+    var high = entries.count
+    while low < high {
+      let middle = (low + high) / 2
+      if entries[middle].sequence < sequence { low = middle + 1 } else { high = middle }
+    }
+    return low < entries.count && entries[low].sequence == sequence ? low : nil
+  }
+
+  /// The state after the entry at `position` (0-based, in the document's order) as JSON, or
+  /// `nil` when the file does not hold it.
+  func state(after position: Int) -> JSONValue? {
+    guard entries.indices.contains(position) else { return nil }
+    if let state = entryObjects[position]["state"] { return state }
+    if position + 1 < entryObjects.count, let next = entryObjects[position + 1]["checkpoint"]?["state"] {
+      return next
+    }
+    return nil
+  }
+
+  /// The state before the entry at `position` as JSON, or `nil` when the file does not hold it.
+  func state(before position: Int) -> JSONValue? {
+    guard entries.indices.contains(position) else { return nil }
+    if let checkpoint = entryObjects[position]["checkpoint"]?["state"] { return checkpoint }
+    if position == 0 { return baseState == .null ? nil : baseState }
+    return state(after: position - 1)
+  }
+
+  /// The state after the entry at `position`, as indented JSON text, or `nil` when the file does
+  /// not hold it.
+  public func stateText(after position: Int) -> String? {
+    state(after: position).map { JSONText.pretty($0) }
+  }
+
+  /// What changed in the state from before entry `from` to after entry `to` (both positions),
+  /// one line per changed value: `todos[2].done: false → true`. `nil` when the file does not
+  /// hold those states.
+  public func stateChanges(from: Int, to: Int) -> [String]? {
+    guard let before = state(before: from), let after = state(after: to) else { return nil }
+    return StatePatch.between(before, after).map { $0.description(before: before) }
+  }
+
+  /// The action of the entry at `position`, as indented JSON text.
+  public func actionText(at position: Int) -> String {
+    JSONText.pretty(entryObjects[position]["action"] ?? .null)
+  }
+}

@@ -1,0 +1,55 @@
+import Foundation
+
+/// Writes the HTML journal viewer: one self-contained file (inline CSS and JavaScript, nothing
+/// loaded from the network) that lists the entries with their context, cause and duration,
+/// filters them by text and by context, and shows the selected entry's action, its state as a
+/// collapsible tree and its diff from the previous state, with a time slider.
+///
+/// The page stays responsive with 100,000 entries: it renders only the rows on screen, and keeps
+/// full states every ``fullStateInterval`` entries plus each entry's changes, rebuilding a state
+/// only when it is shown. Open it with any browser; `#select=N` in the address selects entry
+/// `N`, `#filter=text` fills the filter and `#cause=N` jumps to the entry that caused entry `N`.
+public enum JournalViewer {
+  /// How many entries apart the page stores full states; states in between are rebuilt from
+  /// the nearest one and the entries' changes.
+  public static let fullStateInterval = 256
+
+  /// The viewer page for `document`, as HTML text.
+  public static func html(for document: JournalDocument, title: String = "Chronicle journal") -> String {
+    let data = ViewerData.make(document, title: title, interval: fullStateInterval)
+    var bytes = JSONWriter.serialize(data)
+    // The data sits in a <script> element: escaping `<` keeps `</script>` in a value from ending it.
+    bytes = bytes.flatMap { $0 == UInt8(ascii: "<") ? Array(#"\u003c"#.utf8) : [$0] }
+    return ViewerPage.html(title: title, data: String(decoding: bytes, as: UTF8.self))
+  }
+
+  /// Writes the viewer page for `document` to `url`, replacing the file.
+  public static func write(
+    _ document: JournalDocument, to url: URL, title: String = "Chronicle journal"
+  ) throws(JournalExportError) {
+    var stream = try ExportStream(creating: url)
+    stream.writer.bytes = Array(html(for: document, title: title).utf8)
+    try stream.flush()
+  }
+}
+
+extension JournalSnapshot {
+  /// The journal as an HTML viewer page (see ``JournalViewer``), with every state; states and
+  /// actions pass through `redaction`, so redacted values show as `<redacted>`.
+  public func htmlViewer(redaction: Redaction = .default, title: String = "Chronicle journal") -> Data {
+    Data(JournalViewer.html(for: viewerDocument(redaction: redaction), title: title).utf8)
+  }
+
+  /// Writes the journal's HTML viewer page to `url` (see ``htmlViewer(redaction:title:)``).
+  public func writeHTMLViewer(
+    to url: URL, redaction: Redaction = .default, title: String = "Chronicle journal"
+  ) throws(JournalExportError) {
+    try JournalViewer.write(viewerDocument(redaction: redaction), to: url, title: title)
+  }
+
+  private func viewerDocument(redaction: Redaction) -> JournalDocument {
+    let json = journalJSON(options: ExportOptions(redaction: redaction, states: .everyEntry))
+    // The exporter's own output always reads back.
+    return try! JournalDocument(data: json)
+  }
+}

@@ -1,0 +1,330 @@
+/// The viewer page's HTML, CSS and script, into which ``JournalViewer`` puts the data.
+enum ViewerPage {
+  static func html(title: String, data: String) -> String {
+    template
+      .replacingOccurrences(of: "__TITLE__", with: escape(title))
+      .replacingOccurrences(of: "__DATA__", with: data)
+  }
+
+  /// `text` with HTML's special characters escaped.
+  static func escape(_ text: String) -> String {
+    var result = ""
+    for character in text {
+      switch character {
+      case "&": result += "&amp;"
+      case "<": result += "&lt;"
+      case ">": result += "&gt;"
+      case "\"": result += "&quot;"
+      default: result.append(character)
+      }
+    }
+    return result
+  }
+
+  private static let template = #"""
+    <!DOCTYPE html>
+    <html lang="en">
+    <head>
+    <meta charset="utf-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+    <title>__TITLE__</title>
+    <style>
+    :root { --bg: #fbfbfd; --fg: #1d1d1f; --muted: #6e6e73; --line: #e3e3e8; --accent: #3559d8;
+      --sel: #dde5ff; --add: #1f7a33; --del: #b3261e; --red: #8a3ffc; }
+    * { box-sizing: border-box; }
+    body { margin: 0; font: 13px/1.4 -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--fg);
+      background: var(--bg); display: flex; flex-direction: column; height: 100vh; }
+    header { display: flex; gap: 8px; align-items: center; padding: 8px 12px; border-bottom: 1px solid var(--line); }
+    header h1 { font-size: 15px; margin: 0 8px 0 0; white-space: nowrap; }
+    header input[type=search] { flex: 1; min-width: 120px; padding: 4px 8px; }
+    #types { color: var(--muted); font-size: 12px; white-space: nowrap; }
+    #timeline { display: flex; gap: 8px; align-items: center; padding: 4px 12px; border-bottom: 1px solid var(--line); }
+    #slider { flex: 1; }
+    main { flex: 1; display: flex; min-height: 0; }
+    #list { width: 50%; overflow-y: auto; position: relative; border-right: 1px solid var(--line); }
+    #spacer { position: relative; }
+    .row { position: absolute; left: 0; right: 0; height: 22px; display: flex; gap: 8px; padding: 0 8px;
+      align-items: center; white-space: nowrap; cursor: pointer; font-family: ui-monospace, Menlo, monospace;
+      font-size: 12px; border-bottom: 1px solid #f0f0f4; }
+    .row:hover { background: #f0f2fa; }
+    .row.selected { background: var(--sel); }
+    .row.stopped .type { text-decoration: line-through; }
+    .seq { width: 56px; color: var(--muted); text-align: right; }
+    .type { width: 150px; overflow: hidden; text-overflow: ellipsis; font-weight: 600; }
+    .ctx { width: 110px; overflow: hidden; text-overflow: ellipsis; color: #555; }
+    .cause { flex: 1; overflow: hidden; text-overflow: ellipsis; color: var(--muted); }
+    .cause a { color: var(--accent); text-decoration: underline; }
+    .dur { width: 72px; text-align: right; color: var(--muted); }
+    #detail { width: 50%; overflow: auto; padding: 8px 14px; }
+    #detail h2 { font-size: 13px; margin: 14px 0 4px; text-transform: uppercase; color: var(--muted); }
+    pre { margin: 0; font: 12px ui-monospace, Menlo, monospace; white-space: pre-wrap; }
+    #diff div { font: 12px ui-monospace, Menlo, monospace; padding: 1px 0; }
+    .path { font-weight: 600; }
+    .old { color: var(--del); }
+    .new { color: var(--add); }
+    .redacted { color: var(--red); font-style: italic; }
+    .tree { font: 12px ui-monospace, Menlo, monospace; }
+    .tree details > div { margin-left: 16px; }
+    .tree summary { cursor: pointer; }
+    .key { color: #7a3e9d; }
+    .note { color: var(--muted); font-style: italic; }
+    footer { padding: 4px 12px; border-top: 1px solid var(--line); color: var(--muted); font-size: 12px; }
+    </style>
+    </head>
+    <body>
+    <header>
+      <h1 id="title">__TITLE__</h1>
+      <input id="filter" type="search" placeholder="Filter by action, context, cause…" aria-label="Filter">
+      <select id="context" aria-label="Context"><option value="">all contexts</option></select>
+      <span id="types"></span>
+    </header>
+    <div id="timeline"><label for="slider">time</label><input id="slider" type="range" min="0" value="0">
+      <span id="position"></span></div>
+    <main>
+      <div id="list" tabindex="0"><div id="spacer"></div></div>
+      <div id="detail"><p class="note">Select an entry.</p></div>
+    </main>
+    <footer id="status"></footer>
+    <script type="application/json" id="journal-data">__DATA__</script>
+    <script>
+    "use strict";
+    const D = JSON.parse(document.getElementById("journal-data").textContent);
+    const E = D.entries, N = E.length, ROW = 22;
+    const $ = (id) => document.getElementById(id);
+    const list = $("list"), spacer = $("spacer"), detail = $("detail"), slider = $("slider");
+    const bySeq = new Map();
+    for (let i = 0; i < N; i++) bySeq.set(E[i][1], i);
+    const full = new Map(D.full.map((pair) => [pair[0], pair[1]]));
+    const cache = new Map();
+    let filtered = new Int32Array(N).map((_, i) => i);
+    let selected = -1;
+    let haystack = null;
+
+    function esc(text) {
+      return String(text).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
+    }
+    function duration(ns) {
+      if (ns >= 1e9) return (ns / 1e9).toFixed(2) + " s";
+      if (ns >= 1e6) return (ns / 1e6).toFixed(1) + " ms";
+      if (ns >= 1e3) return (ns / 1e3).toFixed(1) + " µs";
+      return ns + " ns";
+    }
+    function contextName(e) { return e[3] < 0 ? "" : D.contexts[e[3]]; }
+    function causeText(e) {
+      let text = e[4];
+      if (e[6] !== null) text += " " + JSON.stringify(e[6]);
+      if (e[5] !== null) text += " ← #" + e[5];
+      return text;
+    }
+    function clone(value) { return value === null || typeof value !== "object" ? value : JSON.parse(JSON.stringify(value)); }
+
+    // States are rebuilt on demand: from the nearest full or cached state, applying each entry's changes.
+    function applyPatch(state, patch) {
+      const path = patch[0];
+      if (path.length === 0) return patch.length > 1 ? clone(patch[1]) : null;
+      let target = state;
+      for (let i = 0; i < path.length - 1; i++) target = target[path[i]];
+      const last = path[path.length - 1];
+      if (patch.length > 1) target[last] = clone(patch[1]);
+      else if (Array.isArray(target)) target.splice(last, 1);
+      else delete target[last];
+      return state;
+    }
+    function stateAfter(pos) {
+      if (pos < 0) return D.base === null ? undefined : D.base;
+      if (full.has(pos)) return full.get(pos);
+      if (cache.has(pos)) return cache.get(pos);
+      let start = pos;
+      while (start >= 0 && !full.has(start) && !cache.has(start)) {
+        if (D.patches[start] === null) return undefined;
+        start--;
+      }
+      let state = start < 0 ? D.base : full.has(start) ? full.get(start) : cache.get(start);
+      if (state === undefined || state === null) return undefined;
+      state = clone(state);
+      for (let p = start + 1; p <= pos; p++) for (const patch of D.patches[p]) state = applyPatch(state, patch);
+      if (cache.size > 4096) cache.clear();
+      cache.set(pos, state);
+      return state;
+    }
+    function valueAt(state, path) {
+      let value = state;
+      for (const key of path) {
+        if (value === null || typeof value !== "object" || !(key in value)) return undefined;
+        value = value[key];
+      }
+      return value;
+    }
+    function pathText(path) {
+      let text = "";
+      for (const key of path) text += typeof key === "number" ? "[" + key + "]" : (text ? "." : "") + key;
+      return text || "state";
+    }
+    function valueHTML(value) {
+      if (value === undefined) return '<span class="note">(none)</span>';
+      const text = JSON.stringify(value);
+      return value === "<redacted>" ? '<span class="redacted">' + esc(text) + "</span>" : esc(text);
+    }
+
+    function rowHTML(k) {
+      const p = filtered[k], e = E[p];
+      const cause = e[5] === null ? esc(causeText(e))
+        : esc(e[4] + (e[6] !== null ? " " + JSON.stringify(e[6]) : "")) +
+          ' <a href="#" data-seq="' + e[5] + '">← #' + e[5] + "</a>";
+      return '<div class="row' + (p === selected ? " selected" : "") + (e[10] === "stopped" ? " stopped" : "") +
+        '" data-pos="' + p + '" style="top:' + k * ROW + 'px"><span class="seq">#' + e[1] +
+        '</span><span class="type">' + esc(e[7]) + '</span><span class="ctx">' + esc(contextName(e)) +
+        '</span><span class="cause">' + cause + '</span><span class="dur">' + duration(e[8]) + "</span></div>";
+    }
+    // Only the rows on screen exist: the list stays fast with any number of entries.
+    function renderRows() {
+      const first = Math.max(0, Math.floor(list.scrollTop / ROW) - 5);
+      const last = Math.min(filtered.length, first + Math.ceil((list.clientHeight || 600) / ROW) + 10);
+      let html = "";
+      for (let k = first; k < last; k++) html += rowHTML(k);
+      spacer.innerHTML = html;
+    }
+    function applyFilter() {
+      const text = $("filter").value.trim().toLowerCase();
+      const context = $("context").value;
+      if (text && haystack === null) {
+        haystack = new Array(N);
+        for (let i = 0; i < N; i++) {
+          const e = E[i];
+          haystack[i] = (e[7] + " " + e[9] + " " + contextName(e) + " " + causeText(e) + " #" + e[1]).toLowerCase();
+        }
+      }
+      const out = new Int32Array(N);
+      let n = 0;
+      for (let i = 0; i < N; i++) {
+        if (context !== "" && E[i][3] !== Number(context)) continue;
+        if (text && !haystack[i].includes(text)) continue;
+        out[n++] = i;
+      }
+      filtered = out.subarray(0, n);
+      spacer.style.height = n * ROW + "px";
+      $("status").textContent = N + " entries, " + n + " shown";
+      renderRows();
+    }
+    function filteredIndex(pos) {
+      let low = 0, high = filtered.length;
+      while (low < high) { const mid = (low + high) >> 1; if (filtered[mid] < pos) low = mid + 1; else high = mid; }
+      return low < filtered.length && filtered[low] === pos ? low : -1;
+    }
+
+    function treeNode(key, value, open) {
+      if (value === null || typeof value !== "object") {
+        const leaf = document.createElement("div");
+        leaf.innerHTML = (key === null ? "" : '<span class="key">' + esc(key) + "</span>: ") + valueHTML(value);
+        return leaf;
+      }
+      const keys = Object.keys(value);
+      const node = document.createElement("details");
+      const summary = document.createElement("summary");
+      summary.innerHTML = (key === null ? "state" : '<span class="key">' + esc(key) + "</span>") +
+        (Array.isArray(value) ? " [" + keys.length + "]" : " {" + keys.length + "}");
+      node.appendChild(summary);
+      const children = document.createElement("div");
+      node.appendChild(children);
+      // Children are built when first opened, so a huge state costs nothing until explored.
+      const fill = () => {
+        if (children.childElementCount || !node.open) return;
+        for (const k of keys) children.appendChild(treeNode(Array.isArray(value) ? "[" + k + "]" : k, value[k], false));
+      };
+      node.addEventListener("toggle", fill);
+      node.open = open;
+      fill();
+      return node;
+    }
+
+    function select(pos, scroll) {
+      if (pos < 0 || pos >= N) return;
+      selected = pos;
+      const e = E[pos];
+      slider.value = pos;
+      $("position").textContent = (pos + 1) + " / " + N;
+      document.body.dataset.selected = e[0];
+      history.replaceState(null, "", "#select=" + e[0]);
+      let html = "<h2>Entry</h2><pre>#" + e[1] + " " + esc(e[7]) + "  index " + e[0] + "  context " +
+        esc(contextName(e) || "—") + "  " + duration(e[8]) + "  " + esc(e[10]) + "</pre>";
+      html += '<h2>Cause</h2><pre class="cause">' + esc(e[4]) + (e[6] !== null ? " " + esc(JSON.stringify(e[6])) : "") +
+        (e[5] !== null ? ' <a href="#" data-seq="' + e[5] + '">← #' + e[5] + "</a>" : "") + "</pre>";
+      let action;
+      try { action = JSON.stringify(JSON.parse(e[9]), null, 2); } catch (_) { action = e[9]; }
+      html += '<h2>Action</h2><pre id="action">' + esc(action).replaceAll("&quot;&lt;redacted&gt;&quot;",
+        '<span class="redacted">"&lt;redacted&gt;"</span>') + "</pre>";
+      html += '<h2>Diff</h2><div id="diff">';
+      const patches = D.patches[pos];
+      if (patches === null) html += '<p class="note">This file does not hold the states around this entry ' +
+        "(export with states: .everyEntry).</p>";
+      else if (patches.length === 0) html += '<p class="note">no change</p>';
+      else {
+        const before = stateAfter(pos - 1);
+        for (const patch of patches) {
+          html += '<div class="change"><span class="path">' + esc(pathText(patch[0])) + '</span>: <span class="old">' +
+            valueHTML(valueAt(before, patch[0])) + '</span> → <span class="new">' +
+            valueHTML(patch.length > 1 ? patch[1] : undefined) + "</span></div>";
+        }
+      }
+      html += '</div><h2>State after</h2><div id="state" class="tree"></div>';
+      detail.innerHTML = html;
+      const state = stateAfter(pos);
+      if (state === undefined) $("state").innerHTML = '<p class="note">not in this file</p>';
+      else $("state").appendChild(treeNode(null, state, true));
+      const k = filteredIndex(pos);
+      if (scroll && k >= 0) {
+        const top = k * ROW;
+        if (top < list.scrollTop || top + ROW > list.scrollTop + list.clientHeight) list.scrollTop = Math.max(0, top - 3 * ROW);
+      }
+      renderRows();
+    }
+    function jumpToSequence(seq) {
+      const pos = bySeq.get(seq);
+      if (pos === undefined) { $("status").textContent = "#" + seq + " is not in this journal"; return; }
+      if (filteredIndex(pos) < 0) { $("filter").value = ""; $("context").value = ""; applyFilter(); }
+      select(pos, true);
+    }
+
+    $("types").textContent = D.stateType + " · " + D.actionType + (D.origin ? " · " + D.origin : "");
+    for (let i = 0; i < D.contexts.length; i++) {
+      const option = document.createElement("option");
+      option.value = i;
+      option.textContent = D.contexts[i];
+      $("context").appendChild(option);
+    }
+    slider.max = Math.max(0, N - 1);
+    slider.addEventListener("input", () => select(Number(slider.value), true));
+    $("filter").addEventListener("input", applyFilter);
+    $("context").addEventListener("change", applyFilter);
+    list.addEventListener("scroll", renderRows);
+    window.addEventListener("resize", renderRows);
+    document.addEventListener("click", (event) => {
+      const link = event.target.closest("a[data-seq]");
+      if (link) { event.preventDefault(); jumpToSequence(Number(link.dataset.seq)); return; }
+      const row = event.target.closest(".row");
+      if (row) select(Number(row.dataset.pos), false);
+    });
+    list.addEventListener("keydown", (event) => {
+      if (event.key !== "ArrowDown" && event.key !== "ArrowUp") return;
+      event.preventDefault();
+      const k = filteredIndex(selected);
+      const next = k < 0 ? 0 : k + (event.key === "ArrowDown" ? 1 : -1);
+      if (next >= 0 && next < filtered.length) select(filtered[next], true);
+    });
+    // `#filter=text&select=N` (or `#cause=N`, which follows entry N's cause) set the page up from its address.
+    function honourFragment() {
+      const params = new URLSearchParams(location.hash.slice(1));
+      if (params.has("filter")) $("filter").value = params.get("filter");
+      applyFilter();
+      if (params.has("select") && N > 0) select(Number(params.get("select")) - E[0][0], true);
+      if (params.has("cause") && N > 0) {
+        const link = E[Number(params.get("cause")) - E[0][0]];
+        if (link && link[5] !== null) jumpToSequence(link[5]);
+      }
+    }
+    honourFragment();
+    </script>
+    </body>
+    </html>
+    """#
+}

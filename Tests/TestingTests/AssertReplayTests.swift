@@ -1,0 +1,62 @@
+import ChronicleStore
+import ChronicleTesting
+import ChronicleTimeTravel
+import Foundation
+import Testing
+
+private struct Adder: Reducer {
+  struct State: Equatable, Sendable, Codable { var total = 0 }
+  enum Action: Equatable, Sendable, Codable { case add(Int) }
+  var bonus = 0
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    if case .add(let amount) = action { state.total += amount + (amount == 2 ? bonus : 0) }
+    return .none
+  }
+}
+
+private struct Named: Reducer {
+  struct State: Equatable, Sendable, Codable { var name = "" }
+  enum Action: Equatable, Sendable, Codable { case rename(String) }
+  func reduce(into state: inout State, action: Action) -> Effect<Action> { .none }
+}
+
+private func recorded() -> Journal<Adder.State, Adder.Action> {
+  let journal = Journal(reducer: Adder(), configuration: .init(checkpointInterval: 1))
+  let store = Store(initialState: Adder.State(), reducer: Adder(), middleware: [.tracer(journal)])
+  for amount in 1...3 { store.send(.add(amount)) }
+  return journal
+}
+
+@Suite struct AssertReplayTests {
+  @Test func aFaithfulReplayPasses() throws {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(UUID().uuidString).json")
+    defer { try? FileManager.default.removeItem(at: url) }
+    try recorded().snapshot().writeJournalJSON(to: url)
+    let report = assertReplay(journal: url, reducer: Adder())
+    #expect(report?.succeeded == true)
+    #expect(assertReplay(journal: recorded(), reducer: Adder()).verifiedStates == 2)
+  }
+
+  @Test func aDivergenceFailsAtTheCallersLine() {
+    let line = #line + 2
+    withKnownIssue {
+      assertReplay(journal: recorded(), reducer: Adder(bonus: 1))
+    } matching: { issue in
+      issue.sourceLocation?.line == line && issue.sourceLocation?.fileID == #fileID
+        && "\(issue)".contains("entry 1 (#2) add(2), cause user")
+        && "\(issue)".contains("total: 3 → 4")
+    }
+  }
+
+  @Test func aFileOfOtherTypesFailsWithTheImportError() throws {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(UUID().uuidString).json")
+    defer { try? FileManager.default.removeItem(at: url) }
+    try recorded().snapshot().writeJournalJSON(to: url)
+    let line = #line + 2
+    withKnownIssue {
+      assertReplay(journal: url, reducer: Named())
+    } matching: { issue in
+      issue.sourceLocation?.line == line && "\(issue)".contains("type differs")
+    }
+  }
+}

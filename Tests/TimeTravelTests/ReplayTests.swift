@@ -1,0 +1,137 @@
+import ChronicleStore
+import ChronicleTimeTravel
+import Foundation
+import Testing
+
+/// `Tally` with a regression: adding 3 adds 4.
+struct BrokenTally: Reducer {
+  func reduce(into state: inout Tally.State, action: Tally.Action) -> Effect<Tally.Action> {
+    if case .add(3) = action {
+      state.count += 4
+      state.log.append(3)
+      return .none
+    }
+    return Tally().reduce(into: &state, action: action)
+  }
+}
+
+/// A store of another feature, whose journals replay must refuse.
+struct Other: Reducer {
+  struct State: Equatable, Sendable, Codable { var name = "" }
+  enum Action: Equatable, Sendable, Codable { case rename(String) }
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    if case .rename(let name) = action { state.name = name }
+    return .none
+  }
+}
+
+/// A journal of `.add(1)` … `.add(count)`, recorded by a live store.
+func recordedJournal(count: Int = 6, interval: Int = 2, maxEntries: Int? = nil) -> TallyJournal {
+  let journal = TallyJournal(
+    reducer: Tally(), configuration: .init(checkpointInterval: interval, maxEntries: maxEntries))
+  let store = TallyStore(initialState: Tally.State(), reducer: Tally(), middleware: [.tracer(journal)])
+  for amount in 1...count { store.send(.add(amount), context: "Screen") }
+  return journal
+}
+
+func temporaryURL(_ name: String) -> URL {
+  FileManager.default.temporaryDirectory.appendingPathComponent("\(UUID().uuidString)-\(name)")
+}
+
+@Suite struct ReplayTests {
+  @Test func aFaithfulReducerVerifiesEveryCheckpoint() {
+    let report = Replay.verify(recordedJournal(count: 6, interval: 2), reducer: Tally())
+    #expect(report.succeeded)
+    #expect(report.replayedEntries == 6)
+    #expect(report.verifiedStates == 2)
+  }
+
+  @Test func aChangedReducerIsReportedAtTheCheckpointAfterTheChange() throws {
+    let report = Replay.verify(recordedJournal(count: 6, interval: 2), reducer: BrokenTally())
+    let divergence = try #require(report.divergence)
+    #expect(divergence.index == 3)
+    #expect(divergence.firstSuspect == 2)
+    #expect(divergence.sequence == 4)
+    #expect(divergence.action == .add(4))
+    #expect(divergence.cause == .user)
+    #expect(divergence.context == "Screen")
+    #expect(divergence.expected == tally([1, 2, 3, 4]))
+    #expect(divergence.diff == "count: 10 → 11")
+    #expect(report.verifiedStates == 1)
+    #expect(
+      divergence.description == """
+        entry 3 (#4) add(4), cause user, context Screen: the replayed state differs from the recorded \
+        one (expected → actual); the difference arose in entries 2...3
+          count: 10 → 11
+        """)
+  }
+
+  @Test func everyEntryStatesInAJournalJSONFilePinTheEntry() throws {
+    let url = temporaryURL("tally.json")
+    defer { try? FileManager.default.removeItem(at: url) }
+    try recordedJournal(count: 6, interval: 4).snapshot().writeJournalJSON(
+      to: url, options: ExportOptions(states: .everyEntry))
+    let good = try Replay.verify(journalJSON: url, reducer: Tally())
+    #expect(good.succeeded)
+    #expect(good.verifiedStates == 7)
+    let report = try Replay.verify(journalJSON: url, reducer: BrokenTally())
+    let divergence = try #require(report.divergence)
+    #expect(divergence.index == 2)
+    #expect(divergence.firstSuspect == 2)
+    #expect(divergence.action == .add(3))
+    #expect(divergence.diff == "count: 6 → 7")
+    #expect(report.replayedEntries == 3)
+  }
+
+  @Test func anNDJSONStreamReplaysAgainstItsCheckpoints() throws {
+    let url = temporaryURL("tally.ndjson")
+    defer { try? FileManager.default.removeItem(at: url) }
+    let sink = try NDJSONFileSink<Tally.State, Tally.Action>(url: url)
+    let journal = TallyJournal(reducer: Tally(), configuration: .init(checkpointInterval: 2, sinks: [sink]))
+    let store = TallyStore(initialState: Tally.State(), reducer: Tally(), middleware: [.tracer(journal)])
+    for amount in 1...6 { store.send(.add(amount)) }
+    sink.close()
+    #expect(try Replay.verify(ndjson: url, reducer: Tally()).succeeded)
+    let divergence = try #require(try Replay.verify(ndjson: url, reducer: BrokenTally()).divergence)
+    #expect(divergence.index == 3)
+    #expect(divergence.diff == "count: 10 → 11")
+  }
+
+  @Test func aCommittedBeginningReplaysFromTheBaseState() throws {
+    let journal = recordedJournal(count: 40, interval: 2, maxEntries: 16)
+    #expect(journal.committedCount > 0)
+    let report = Replay.verify(journal, reducer: Tally())
+    #expect(report.succeeded)
+    #expect(report.replayedEntries == journal.count)
+    let data = journal.snapshot().journalJSON(options: ExportOptions(states: .everyEntry))
+    #expect(try Replay.verify(journalJSON: data, reducer: Tally()).succeeded)
+  }
+
+  @Test func aJournalOfOtherTypesIsRefusedWithTheImportError() throws {
+    let data = recordedJournal().snapshot().journalJSON()
+    #expect {
+      _ = try Replay.verify(journalJSON: data, reducer: Other())
+    } throws: { error in
+      guard case .typeMismatch(.state, _, _, _) = error as? JournalImportError else { return false }
+      return true
+    }
+  }
+
+  @Test func aMissingFileIsAnUnreadableFileError() {
+    let url = temporaryURL("missing.json")
+    #expect(throws: JournalImportError.unreadableFile(path: url.path, errno: 2)) {
+      _ = try Replay.verify(journalJSON: url, reducer: Tally())
+    }
+  }
+
+  @Test func replayRunsNoEffect() {
+    let runs = EffectRuns()
+    let journal = TallyJournal(reducer: Tally(effectRuns: runs), configuration: .init(checkpointInterval: 1))
+    let store = TallyStore(
+      initialState: Tally.State(), reducer: Tally(effectRuns: EffectRuns()), middleware: [.tracer(journal)])
+    store.send(.load)
+    store.send(.add(1))
+    #expect(Replay.verify(journal, reducer: Tally(effectRuns: runs)).succeeded)
+    #expect(runs.value == 0)
+  }
+}

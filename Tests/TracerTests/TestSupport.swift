@@ -1,0 +1,114 @@
+import ChronicleStore
+import Foundation
+import Synchronization
+
+@testable import ChronicleTracer
+
+/// A thread-safe list of values for tests to record into from any thread.
+final class Recorder<Value: Sendable>: Sendable {
+  private let storage = Mutex<[Value]>([])
+
+  func append(_ value: Value) { storage.withLock { $0.append(value) } }
+  var values: [Value] { storage.withLock { $0 } }
+  var count: Int { storage.withLock { $0.count } }
+}
+
+/// A one-shot signal an effect can fire and a test can await, without sleeping.
+final class Signal: Sendable {
+  private let state = Mutex<(fired: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+  func fire() {
+    let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+      state.fired = true
+      defer { state.waiters = [] }
+      return state.waiters
+    }
+    for waiter in waiters { waiter.resume() }
+  }
+
+  func wait() async {
+    await withCheckedContinuation { continuation in
+      let fired = state.withLock { state in
+        if !state.fired { state.waiters.append(continuation) }
+        return state.fired
+      }
+      if fired { continuation.resume() }
+    }
+  }
+}
+
+/// The counter feature the tracer tests record.
+struct Counter: Reducer {
+  struct State: Equatable, Sendable, Codable {
+    var count = 0
+    var log: [String] = []
+  }
+
+  enum Action: Equatable, Sendable, Codable {
+    case increment
+    case decrement
+    case add(Int)
+    case note(String)
+    case chain(remaining: Int)
+    case load
+    case loaded(Int)
+    case fail
+  }
+
+  struct Failure: Error {}
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .increment:
+      state.count += 1
+      return .none
+    case .decrement:
+      state.count -= 1
+      return .none
+    case .add(let amount):
+      state.count += amount
+      return .none
+    case .note(let text):
+      state.log.append(text)
+      return .none
+    case .chain(let remaining):
+      state.count += 1
+      return remaining > 0 ? .send(.chain(remaining: remaining - 1)) : .none
+    case .load:
+      return .run { send in await send(.loaded(42)) }.cancellable(id: "load")
+    case .loaded(let value):
+      state.count = value
+      return .none
+    case .fail:
+      return .run { _ in throw Failure() }
+    }
+  }
+}
+
+typealias CounterJournal = Journal<Counter.State, Counter.Action>
+typealias CounterStore = Store<Counter.State, Counter.Action>
+
+/// A store recording into a new journal, with the probe last.
+func makeTracedStore(
+  _ configuration: CounterJournal.Configuration = .init(),
+  middleware: [AnyMiddleware<Counter.State, Counter.Action>] = [],
+  probe: Bool = true
+) -> (CounterStore, CounterJournal) {
+  let journal = CounterJournal(reducer: Counter(), configuration: configuration)
+  var chain: [AnyMiddleware<Counter.State, Counter.Action>] = [.tracer(journal)]
+  chain += middleware
+  if probe { chain.append(.tracerProbe(journal)) }
+  let store = CounterStore(initialState: Counter.State(), reducer: Counter(), middleware: chain)
+  return (store, journal)
+}
+
+/// A middleware that records the state after each action that reached the reducer, keyed by
+/// sequence number: the live states a journal must reproduce.
+func liveStates(
+  into recorder: Recorder<(UInt64, Counter.State)>
+) -> AnyMiddleware<Counter.State, Counter.Action> {
+  AnyMiddleware(name: "liveStates") { action, context, next in
+    next(action)
+    recorder.append((context.metadata.sequence, context.state))
+  }
+}
