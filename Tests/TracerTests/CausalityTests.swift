@@ -29,7 +29,8 @@ private struct Relay: Reducer {
       state.steps.append("tick")
       return .none
     case .hang:
-      return .run { _ in try await Task.sleep(for: .seconds(3600)) }.cancellable(id: "hang")
+      // Waits for input that never comes, until cancelled.
+      return .run { _ in for await _ in AsyncStream<Never>.makeStream().stream {} }.cancellable(id: "hang")
     case .stop:
       return .cancel(id: "hang")
     case .boom:
