@@ -21,6 +21,8 @@ let package = Package(
       dependencies: [
         .product(name: "Benchmark", package: "benchmark"),
         .product(name: "ChronicleStore", package: "main"),
+        .product(name: "ChronicleMiddleware", package: "main"),
+        .product(name: "ChronicleTracer", package: "main"),
       ],
       path: "Benchmarks/StoreBenchmarks",
       plugins: [

@@ -169,4 +169,6 @@ let benchmarks: @Sendable () -> Void = {
     }
     benchmark.stopMeasurement()
   }
+
+  registerMiddlewareBenchmarks()
 }
