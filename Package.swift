@@ -19,6 +19,7 @@ let package = Package(
     .library(name: "ChronicleTesting", targets: ["ChronicleTesting"]),
     .executable(name: "counter", targets: ["Counter"]),
     .executable(name: "stopwatch", targets: ["Stopwatch"]),
+    .executable(name: "todos", targets: ["Todos"]),
     .executable(name: "chronicle-demo", targets: ["Demo"]),
     .executable(name: "chronicle", targets: ["ChronicleCLI"]),
   ],
@@ -35,6 +36,7 @@ let package = Package(
     .target(name: "ChronicleTesting", dependencies: ["ChronicleTimeTravel"], path: "Sources/Testing"),
     .executableTarget(name: "Counter", dependencies: ["Chronicle"], path: "Examples/Counter"),
     .executableTarget(name: "Stopwatch", dependencies: ["Chronicle"], path: "Examples/Stopwatch"),
+    .executableTarget(name: "Todos", dependencies: ["Chronicle"], path: "Examples/Todos"),
     .executableTarget(name: "Demo", dependencies: ["Chronicle"], path: "Examples/Demo"),
     .executableTarget(name: "ChronicleCLI", dependencies: ["ChronicleTracer"], path: "Sources/ChronicleCLI"),
     // Opens the HTML viewer in headless Chromium (skipped, with a message, where it is missing).
