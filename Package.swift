@@ -46,14 +46,21 @@ let package = Package(
       name: "CLITests", dependencies: ["ChronicleCLI", "Demo", "ChronicleTracer"], path: "Tests/CLITests"),
     .executableTarget(
       name: "PersistenceCrashWriter", dependencies: ["ChronicleStore"], path: "Tests/PersistenceCrashWriter"),
-    .testTarget(name: "StoreTests", dependencies: ["ChronicleStore"], path: "Tests/StoreTests"),
+    // Helpers shared by the test targets (not a product).
+    .target(name: "ChronicleTestSupport", dependencies: ["ChronicleStore"], path: "Tests/Support"),
     .testTarget(
-      name: "MiddlewareTests", dependencies: ["ChronicleMiddleware"], path: "Tests/MiddlewareTests"),
+      name: "StoreTests", dependencies: ["ChronicleStore", "ChronicleTestSupport"], path: "Tests/StoreTests"),
+    .testTarget(
+      name: "MiddlewareTests", dependencies: ["ChronicleMiddleware", "ChronicleTestSupport"],
+      path: "Tests/MiddlewareTests"),
     .testTarget(
       name: "TestingTests", dependencies: ["ChronicleTesting"], path: "Tests/TestingTests"),
-    .testTarget(name: "TracerTests", dependencies: ["ChronicleTracer"], path: "Tests/TracerTests"),
     .testTarget(
-      name: "TimeTravelTests", dependencies: ["ChronicleTimeTravel", "ChronicleTesting"],
+      name: "TracerTests", dependencies: ["ChronicleTracer", "ChronicleTestSupport"],
+      path: "Tests/TracerTests"),
+    .testTarget(
+      name: "TimeTravelTests",
+      dependencies: ["ChronicleTimeTravel", "ChronicleTesting", "ChronicleTestSupport"],
       path: "Tests/TimeTravelTests"),
     // The child process of TracerTests' crash test: appends to an NDJSON journal until killed.
     .executableTarget(

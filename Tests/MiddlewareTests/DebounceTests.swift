@@ -1,4 +1,5 @@
 import ChronicleMiddleware
+import ChronicleTestSupport
 import Testing
 
 /// Debounces `.query` actions by their first character.

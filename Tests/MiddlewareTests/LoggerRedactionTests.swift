@@ -1,4 +1,5 @@
 import ChronicleMiddleware
+import ChronicleTestSupport
 import Foundation
 import Testing
 

@@ -1,61 +1,7 @@
 import ChronicleMiddleware
+import ChronicleTestSupport
 
 // Locks are `SanitizerVisibleMutex`: ThreadSanitizer cannot see `Mutex`'s ordering on Linux.
-
-/// A thread-safe list of values for tests to record into from any thread.
-final class Recorder<Value: Sendable>: Sendable {
-  private let storage = SanitizerVisibleMutex<[Value]>([])
-
-  func append(_ value: Value) { storage.withLock { $0.append(value) } }
-  var values: [Value] { storage.withLock { $0 } }
-  var count: Int { storage.withLock { $0.count } }
-}
-
-/// A one-shot signal an effect or callback can fire and a test can await, without sleeping.
-final class Signal: Sendable {
-  private let state = SanitizerVisibleMutex<(fired: Bool, waiters: [CheckedContinuation<Void, Never>])>(
-    (false, []))
-
-  func fire() {
-    let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-      state.fired = true
-      defer { state.waiters = [] }
-      return state.waiters
-    }
-    for waiter in waiters { waiter.resume() }
-  }
-
-  func wait() async {
-    await withCheckedContinuation { continuation in
-      let fired = state.withLock { state in
-        if !state.fired { state.waiters.append(continuation) }
-        return state.fired
-      }
-      if fired { continuation.resume() }
-    }
-  }
-}
-
-/// Named async channels a test feeds by hand, so thunks wait for values without sleeping.
-final class Channels: Sendable {
-  private let streams: [String: (stream: AsyncStream<String>, continuation: AsyncStream<String>.Continuation)]
-
-  init(_ names: [String]) {
-    var streams: [String: (AsyncStream<String>, AsyncStream<String>.Continuation)] = [:]
-    for name in names { streams[name] = AsyncStream.makeStream(of: String.self) }
-    self.streams = streams
-  }
-
-  func stream(_ name: String) -> AsyncStream<String> { streams[name]!.stream }
-  func feed(_ name: String, _ value: String) { streams[name]!.continuation.yield(value) }
-  func close(_ name: String) { streams[name]!.continuation.finish() }
-
-  /// The next value on channel `name`, or `nil` once it is closed.
-  func next(_ name: String) async -> String? {
-    var iterator = stream(name).makeAsyncIterator()
-    return await iterator.next()
-  }
-}
 
 /// A small feature whose reducer only records: the middlewares under test do the work.
 enum Feed {

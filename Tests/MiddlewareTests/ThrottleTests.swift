@@ -1,4 +1,5 @@
 import ChronicleMiddleware
+import ChronicleTestSupport
 import Testing
 
 /// Throttles `.query` actions by their first character, in windows of one second.

@@ -1,4 +1,5 @@
 import ChronicleMiddleware
+import ChronicleTestSupport
 import Testing
 
 typealias FeedThunk = Thunk<Feed.State, Feed.Action, Channels>

@@ -1,4 +1,5 @@
 import ChronicleMiddleware
+import ChronicleTestSupport
 import Testing
 
 /// A feature whose timers the timer middleware starts and stops.

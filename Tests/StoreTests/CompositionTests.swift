@@ -1,4 +1,5 @@
 import ChronicleStore
+import ChronicleTestSupport
 import Testing
 
 /// A parent feature holding a counter, an optional detail counter and a list of rows.

@@ -1,4 +1,5 @@
 import ChronicleStore
+import ChronicleTestSupport
 import Testing
 
 /// A feature whose effects are driven by the test through async streams, so nothing sleeps.
@@ -12,21 +13,6 @@ enum Work {
     case cancel(String)
     case received(String)
   }
-}
-
-/// Channels the test uses to feed effects: each effect named N waits for values on channel N.
-final class Channels: Sendable {
-  private let streams: [String: (stream: AsyncStream<String>, continuation: AsyncStream<String>.Continuation)]
-
-  init(_ names: [String]) {
-    var streams: [String: (AsyncStream<String>, AsyncStream<String>.Continuation)] = [:]
-    for name in names { streams[name] = AsyncStream.makeStream(of: String.self) }
-    self.streams = streams
-  }
-
-  func stream(_ name: String) -> AsyncStream<String> { streams[name]!.stream }
-  func feed(_ name: String, _ value: String) { streams[name]!.continuation.yield(value) }
-  func close(_ name: String) { streams[name]!.continuation.finish() }
 }
 
 func workReducer(_ channels: Channels, started: Recorder<String>) -> Reduce<Work.State, Work.Action> {

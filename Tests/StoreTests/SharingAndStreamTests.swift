@@ -1,4 +1,5 @@
 import ChronicleStore
+import ChronicleTestSupport
 import Testing
 
 extension StoreKey where State == Counter.State, Action == Counter.Action {

@@ -1,41 +1,6 @@
 import ChronicleStore
+import ChronicleTestSupport
 import Synchronization
-
-/// A thread-safe list of values for tests to record into from any thread.
-final class Recorder<Value: Sendable>: Sendable {
-  private let storage = SanitizerVisibleMutex<[Value]>([])
-
-  func append(_ value: Value) { storage.withLock { $0.append(value) } }
-  var values: [Value] { storage.withLock { $0 } }
-  var count: Int { storage.withLock { $0.count } }
-}
-
-/// A one-shot signal an effect or callback can fire and a test can await, without sleeping.
-final class Signal: Sendable {
-  private let state = SanitizerVisibleMutex<(fired: Bool, waiters: [CheckedContinuation<Void, Never>])>(
-    (false, []))
-
-  func fire() {
-    let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-      state.fired = true
-      defer { state.waiters = [] }
-      return state.waiters
-    }
-    for waiter in waiters { waiter.resume() }
-  }
-
-  var isFired: Bool { state.withLock { $0.fired } }
-
-  func wait() async {
-    await withCheckedContinuation { continuation in
-      let fired = state.withLock { state in
-        if !state.fired { state.waiters.append(continuation) }
-        return state.fired
-      }
-      if fired { continuation.resume() }
-    }
-  }
-}
 
 /// The counter feature of DESIGN.md, with effects for the tests.
 struct Counter: Reducer {

@@ -1,4 +1,5 @@
 import ChronicleStore
+import ChronicleTestSupport
 import ChronicleTimeTravel
 import Synchronization
 
@@ -42,13 +43,6 @@ struct Tally: Reducer {
 final class EffectRuns: Sendable {
   let count = Atomic<Int>(0)
   var value: Int { count.load(ordering: .relaxed) }
-}
-
-/// A list tests record into from any thread.
-final class Recorder<Value: Sendable>: Sendable {
-  private let storage = SanitizerVisibleMutex<[Value]>([])
-  func append(_ value: Value) { storage.withLock { $0.append(value) } }
-  var values: [Value] { storage.withLock { $0 } }
 }
 
 typealias TallyJournal = Journal<Tally.State, Tally.Action>

@@ -1,41 +1,9 @@
 import ChronicleStore
+import ChronicleTestSupport
 import Foundation
 import Synchronization
 
 @testable import ChronicleTracer
-
-/// A thread-safe list of values for tests to record into from any thread.
-final class Recorder<Value: Sendable>: Sendable {
-  private let storage = Mutex<[Value]>([])
-
-  func append(_ value: Value) { storage.withLock { $0.append(value) } }
-  var values: [Value] { storage.withLock { $0 } }
-  var count: Int { storage.withLock { $0.count } }
-}
-
-/// A one-shot signal an effect can fire and a test can await, without sleeping.
-final class Signal: Sendable {
-  private let state = Mutex<(fired: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
-
-  func fire() {
-    let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-      state.fired = true
-      defer { state.waiters = [] }
-      return state.waiters
-    }
-    for waiter in waiters { waiter.resume() }
-  }
-
-  func wait() async {
-    await withCheckedContinuation { continuation in
-      let fired = state.withLock { state in
-        if !state.fired { state.waiters.append(continuation) }
-        return state.fired
-      }
-      if fired { continuation.resume() }
-    }
-  }
-}
 
 /// The counter feature the tracer tests record.
 struct Counter: Reducer {

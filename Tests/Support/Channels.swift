@@ -1,0 +1,20 @@
+/// Named async channels a test feeds by hand, so effects wait for values without sleeping.
+public final class Channels: Sendable {
+  private let streams: [String: (stream: AsyncStream<String>, continuation: AsyncStream<String>.Continuation)]
+
+  public init(_ names: [String]) {
+    var streams: [String: (AsyncStream<String>, AsyncStream<String>.Continuation)] = [:]
+    for name in names { streams[name] = AsyncStream.makeStream(of: String.self) }
+    self.streams = streams
+  }
+
+  public func stream(_ name: String) -> AsyncStream<String> { streams[name]!.stream }
+  public func feed(_ name: String, _ value: String) { streams[name]!.continuation.yield(value) }
+  public func close(_ name: String) { streams[name]!.continuation.finish() }
+
+  /// The next value on channel `name`, or `nil` once it is closed.
+  public func next(_ name: String) async -> String? {
+    var iterator = stream(name).makeAsyncIterator()
+    return await iterator.next()
+  }
+}
