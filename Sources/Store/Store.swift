@@ -40,7 +40,7 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
   @usableFromInline let middleware: [AnyMiddleware<State, Action>]
   /// The middlewares' action handlers alone: reading one costs one retain, where reading an
   /// `AnyMiddleware` out of `middleware` copies its name and both closures.
-  @usableFromInline let handlers: ContiguousArray<AnyMiddleware<State, Action>.ActionHandler>
+  @usableFromInline let handlers: ContiguousArray<Unmanaged<HandlerBox<State, Action>>>
   /// Runs this store's effect tasks and counts their jobs, so a `TestClock` knows when they have
   /// settled.
   package let activity = TaskActivity()
@@ -76,7 +76,7 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
     self.storage.initialize(to: StoreStorage(state: initialState))
     self.reducer = reduce
     self.middleware = middleware
-    self.handlers = ContiguousArray(middleware.map(\.handleAction))
+    self.handlers = ContiguousArray(middleware.map { Unmanaged.passRetained(HandlerBox($0.handleAction)) })
   }
 
   deinit {
@@ -91,6 +91,7 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
       observer.finish?()
     }
     for waiter in storage.pointee.idleWaiters { waiter.resume() }
+    for handler in handlers { handler.release() }
     storage.deinitialize(count: 1)
     storage.deallocate()
   }
@@ -156,7 +157,7 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
       return
     }
     let next = MiddlewareNext(store: self, index: index, sequence: storage.pointee.sequence)
-    handlers[index](action, MiddlewareContext(store: self), next)
+    handlers[index]._withUnsafeGuaranteedRef { $0.handle(action, MiddlewareContext(store: self), next) }
   }
 
   /// What `MiddlewareNext` does: continue the chain after middleware `index`, once, and only
@@ -275,3 +276,11 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
 }
 
 extension Store: Observable {}
+
+/// A middleware's action handler in a class, so the store can call it through a guaranteed
+/// (unretained) reference: loading the closure out of an array retained its context every call.
+@usableFromInline
+final class HandlerBox<State: Sendable, Action: Sendable>: Sendable {
+  @usableFromInline let handle: AnyMiddleware<State, Action>.ActionHandler
+  init(_ handle: @escaping AnyMiddleware<State, Action>.ActionHandler) { self.handle = handle }
+}
