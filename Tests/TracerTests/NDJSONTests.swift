@@ -1,5 +1,4 @@
 import ChronicleStore
-import ChronicleTestSupport
 import Foundation
 import Testing
 

@@ -5,6 +5,54 @@ import Synchronization
 
 @testable import ChronicleTracer
 
+/// The counter feature the tracer tests record.
+struct Counter: Reducer {
+  struct State: Equatable, Sendable, Codable {
+    var count = 0
+    var log: [String] = []
+  }
+
+  enum Action: Equatable, Sendable, Codable {
+    case increment
+    case decrement
+    case add(Int)
+    case note(String)
+    case chain(remaining: Int)
+    case load
+    case loaded(Int)
+    case fail
+  }
+
+  struct Failure: Error {}
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .increment:
+      state.count += 1
+      return .none
+    case .decrement:
+      state.count -= 1
+      return .none
+    case .add(let amount):
+      state.count += amount
+      return .none
+    case .note(let text):
+      state.log.append(text)
+      return .none
+    case .chain(let remaining):
+      state.count += 1
+      return remaining > 0 ? .send(.chain(remaining: remaining - 1)) : .none
+    case .load:
+      return .run { send in await send(.loaded(42)) }.cancellable(id: "load")
+    case .loaded(let value):
+      state.count = value
+      return .none
+    case .fail:
+      return .run { _ in throw Failure() }
+    }
+  }
+}
+
 typealias CounterJournal = Journal<Counter.State, Counter.Action>
 typealias CounterStore = Store<Counter.State, Counter.Action>
 
