@@ -42,7 +42,7 @@ TARGETS = {"send/no-middleware": 10.0, "send/3-middlewares": 15.0, "send/1-obser
            "tracer/record": 40.0}
 
 ORDER = ["floor", "floor/bare-increment", "send/no-middleware", "send/3-middlewares",
-         "send/1-observer", "send/allocations", "control/one-malloc", "logger/predicate-rejects",
+         "send/1-observer", "send/observation-armed", "send/allocations", "control/one-malloc", "logger/predicate-rejects",
          "logger/no-op-sink-with-diff", "tracer/record", "round-trip/thunk", "round-trip/effect-run"]
 
 

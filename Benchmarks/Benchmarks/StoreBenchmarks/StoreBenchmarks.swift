@@ -149,6 +149,19 @@ let benchmarks: @Sendable () -> Void = {
 
   // Every scenario counts mallocs; this one is the dedicated check, on a store that has already
   // processed an action.
+  // A store whose `state` has been read, as a SwiftUI view reads it: from then on every action is
+  // reported to Observation (`willSet`/`didSet` on the store's registrar).
+  Benchmark("send/observation-armed") { benchmark in
+    let store = makeStore()
+    _ = store.state
+    benchmark.startMeasurement()
+    for _ in benchmark.scaledIterations {
+      store.send(.increment)
+    }
+    benchmark.stopMeasurement()
+    expectCount(store, benchmark.scaledIterations.count)
+  }
+
   Benchmark("send/allocations") { benchmark in
     let store = makeStore()
     store.send(.increment)  // one-time set-up, if any, is not a per-send cost
