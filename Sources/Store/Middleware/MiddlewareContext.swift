@@ -19,6 +19,22 @@ public struct MiddlewareContext<State: Sendable, Action: Sendable> {
     unmanagedStore._withUnsafeGuaranteedRef { $0.currentMetadata() }
   }
 
+  /// The sequence number of the action being handled, without the rest of ``metadata``.
+  @inlinable public var sequence: UInt64 {
+    unmanagedStore._withUnsafeGuaranteedRef { $0.storage.pointee.sequence }
+  }
+
+  /// The context label of the action being handled (see ``ActionMetadata/context``), without
+  /// reading the clock as ``metadata`` may.
+  @inlinable public var contextLabel: String? {
+    unmanagedStore._withUnsafeGuaranteedRef { $0.storage.pointee.currentContext }
+  }
+
+  /// What caused the action being handled (see ``ActionMetadata/cause``).
+  @inlinable public var cause: Cause {
+    unmanagedStore._withUnsafeGuaranteedRef { $0.storage.pointee.currentCause }
+  }
+
   /// The store's state now: before `next` is called, the state before the action; after `next`
   /// returns, the state after it.
   @inlinable public var state: State {

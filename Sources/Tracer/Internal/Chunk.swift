@@ -8,7 +8,9 @@
 final class Chunk<Element>: @unchecked Sendable {
   @usableFromInline let capacity: Int
   @usableFromInline let slots: UnsafeMutablePointer<Element>
-  @usableFromInline var count = 0
+  // Unchecked: a chunk is only appended to by its list's owner, under the journal's lock, and
+  // the dynamic exclusivity check on `count += 1` cost ~60 instructions per recorded action.
+  @exclusivity(unchecked) @usableFromInline var count = 0
 
   @usableFromInline
   init(capacity: Int) {

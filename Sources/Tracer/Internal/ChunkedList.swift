@@ -44,8 +44,10 @@ struct ChunkedList<Element>: @unchecked Sendable {
 
   @inlinable
   mutating func append(_ element: Element) {
-    if let tail, !tail.isFull {
-      tail.append(element)
+    // Unretained: `chunks` keeps the tail alive; `if let tail` retained and released it.
+    if tail != nil, Unmanaged.passUnretained(tail.unsafelyUnwrapped)._withUnsafeGuaranteedRef({ !$0.isFull })
+    {
+      Unmanaged.passUnretained(tail.unsafelyUnwrapped)._withUnsafeGuaranteedRef { $0.append(element) }
     } else {
       appendChunk().append(element)
     }

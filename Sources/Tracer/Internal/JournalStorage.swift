@@ -16,8 +16,9 @@ struct JournalStorage<State: Sendable, Action: Sendable>: Sendable {
   }
 
   /// Whether the journal holds more than its caps allow: checked after every append, so it is
-  /// inlined; committing is not.
-  @inlinable
+  /// inlined; committing is not. Always inlined: called out of line, the whole storage (336 bytes
+  /// for a small state) was copied to the stack and its references retained on every action.
+  @inlinable @inline(__always)
   func isOverCaps(maxEntries: Int?, maxBytes: Int?) -> Bool {
     if let maxEntries, content.entries.count > maxEntries || content.events.count > maxEntries { return true }
     if let maxBytes, content.approximateBytes > maxBytes { return true }

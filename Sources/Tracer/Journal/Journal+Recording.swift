@@ -5,12 +5,20 @@ import Synchronization
 extension Journal {
   /// Records an action the tracer let through. Called by the tracer, in the store's order.
   ///
+  /// The entry's wall time is the journal's origin wall time plus the monotonic time elapsed since
+  /// (one clock read per action instead of two), so it does not follow changes of the system clock
+  /// made while recording.
+  ///
   /// - Parameters:
+  ///   - sequence: The store's sequence number of the action.
+  ///   - label: Its context label.
+  ///   - cause: Its cause.
   ///   - before: The store's state before the action, when ``wantsCheckpoint`` was set.
   ///   - reading: What the probe saw, when there is a probe.
   @inlinable
   func record(
-    _ action: Action, metadata: ActionMetadata, start: Int64, end: Int64, before: State?,
+    _ action: Action, sequence: UInt64, label: String?, cause: Cause, start: Int64, end: Int64,
+    before: State?,
     reading: ProbeReading<Action>?
   ) {
     let maxEntries = configuration.maxEntries
@@ -29,19 +37,19 @@ extension Journal {
       }
       storage.gap = false
       let unknown = EntryRecord<Action>.unknownDuration
+      let time = start &- storage.content.originMonotonic
       var record = EntryRecord<Action>(
-        sequence: metadata.sequence,
-        time: start &- storage.content.originMonotonic,
-        wallTime: Int64((metadata.timestamp.timeIntervalSince1970 * 1e9).rounded())
-          &- storage.content.originWallNanos,
-        parent: metadata.cause.parent ?? 0,
-        effect: metadata.cause.effect ?? 0,
+        sequence: sequence,
+        time: time,
+        wallTime: time,
+        parent: cause.parent ?? 0,
+        effect: cause.effect ?? 0,
         chainNanos: EntryRecord<Action>.duration(end &- start),
         reducerNanos: unknown,
         reducerOffsetNanos: unknown,
-        context: storage.content.strings.code(for: metadata.context),
-        causeLabel: storage.content.strings.code(for: metadata.cause.label),
-        causeKind: metadata.cause.kind.code,
+        context: label == nil ? 0 : storage.content.strings.code(for: label),
+        causeLabel: cause.label == nil ? 0 : storage.content.strings.code(for: cause.label),
+        causeKind: cause.kind.code,
         flags: [],
         action: action
       )

@@ -24,12 +24,14 @@ struct TracerMiddleware<State: Sendable, Action: Sendable>: Sendable {
       next(action)
       return
     }
-    let metadata = context.metadata
+    // The sequence, label and cause are read one by one: `context.metadata` would also read the
+    // wall clock, which the journal derives from its monotonic reading instead.
+    let label = context.contextLabel
     let recorded: Bool
     if journal.recordsEverything {
-      recorded = metadata.context == nil || metadata.context != TraceFilter<Action>.untracedContext
+      recorded = label == nil || label != TraceFilter<Action>.untracedContext
     } else {
-      recorded = journal.configuration.filter.shouldRecord(action, metadata: metadata)
+      recorded = journal.configuration.filter.shouldRecord(action, metadata: context.metadata)
     }
     guard recorded else {
       journal.noteUnrecorded()
@@ -51,7 +53,9 @@ struct TracerMiddleware<State: Sendable, Action: Sendable>: Sendable {
         return probe.generation == generation ? probe : ProbeReading(generation: generation)
       }
     }
-    journal.record(action, metadata: metadata, start: start, end: end, before: before, reading: reading)
+    journal.record(
+      action, sequence: context.sequence, label: label, cause: context.cause, start: start, end: end,
+      before: before, reading: reading)
   }
 
   @inlinable
