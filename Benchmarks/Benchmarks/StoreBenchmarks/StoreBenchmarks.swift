@@ -171,4 +171,5 @@ let benchmarks: @Sendable () -> Void = {
   }
 
   registerMiddlewareBenchmarks()
+  registerTimeTravelBenchmarks()
 }
