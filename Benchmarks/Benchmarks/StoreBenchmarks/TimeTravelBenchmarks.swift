@@ -107,26 +107,21 @@ func registerTimeTravelBenchmarks() {
     precondition(report.verifiedStates == journalLength / 100 - 1)
   }
 
+  // Three recordings, each one iteration; the peak is the harness's sample of the whole process.
+  let memoryConfiguration = Benchmark.Configuration(
+    metrics: [.wallClock, .throughput, .peakMemoryResident],
+    warmupIterations: 0, scalingFactor: .one, maxDuration: .seconds(10), maxIterations: 3)
+
   // One whole recording per iteration, under the default configuration: checkpoints every 100
   // entries, at most 100,000 entries and 64 MiB. What the journal kept is printed by the teardown.
-  Benchmark(
-    "journal/memory-1MB-state",
-    configuration: .init(
-      metrics: [.wallClock, .throughput, .peakMemoryResident],
-      warmupIterations: 0, scalingFactor: .one, maxDuration: .seconds(10), maxIterations: 3)
-  ) { benchmark in
+  Benchmark("journal/memory-1MB-state", configuration: memoryConfiguration) { benchmark in
     recordLargeJournal(benchmark, configuration: .init())
   } teardown: {
     printHoldings()
   }
 
   // The same without the entry cap (the byte cap stays): all 1,000,000 entries are kept.
-  Benchmark(
-    "journal/memory-1MB-state-uncapped",
-    configuration: .init(
-      metrics: [.wallClock, .throughput, .peakMemoryResident],
-      warmupIterations: 0, scalingFactor: .one, maxDuration: .seconds(10), maxIterations: 3)
-  ) { benchmark in
+  Benchmark("journal/memory-1MB-state-uncapped", configuration: memoryConfiguration) { benchmark in
     recordLargeJournal(benchmark, configuration: .init(maxEntries: nil))
   } teardown: {
     printHoldings()
