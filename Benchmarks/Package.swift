@@ -6,7 +6,13 @@
 // specialized here for the benchmark's own State and Action.
 //
 // Run with ./run.sh (or `swift package benchmark` from this directory).
+import Foundation
 import PackageDescription
+
+// SwiftPM names a path dependency after its folder, lowercased: the library's identity is the name
+// of the folder holding this one (`main` in one checkout, `chronicle` or a worktree's name in another).
+let library = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+  .lastPathComponent.lowercased()
 
 let package = Package(
   name: "ChronicleBenchmarks",
@@ -20,9 +26,10 @@ let package = Package(
       name: "StoreBenchmarks",
       dependencies: [
         .product(name: "Benchmark", package: "benchmark"),
-        .product(name: "ChronicleStore", package: "main"),
-        .product(name: "ChronicleMiddleware", package: "main"),
-        .product(name: "ChronicleTracer", package: "main"),
+        .product(name: "ChronicleStore", package: library),
+        .product(name: "ChronicleMiddleware", package: library),
+        .product(name: "ChronicleTracer", package: library),
+        .product(name: "ChronicleTimeTravel", package: library),
       ],
       path: "Benchmarks/StoreBenchmarks",
       plugins: [

@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # Runs Chronicle's store benchmarks (one run, all scenarios, release build — the harness builds
 # the benchmark targets in release mode) and prints, per scenario, the nanoseconds per action,
-# the ratio to the floor and the mallocs per action, judged against the targets in BENCHMARKS.md.
+# the ratio to the floor and the mallocs per action, judged against the targets in BENCHMARKS.md;
+# then, for the time-travel scenarios, the time per jump, the replay rate in actions per second
+# and the journal's peak resident memory.
 #
 #   Benchmarks/run.sh                 # everything
 #   Benchmarks/run.sh --filter 'send/.*'   # extra arguments go to `swift package benchmark run`
 #                                          # (the ratio column needs `floor` in the run)
+#   Benchmarks/run.sh --filter 'floor|timetravel/.*|replay/.*|journal/.*'
+#                                          # a filter must match a whole name (`wholeMatch`)
 #
 # Raw results (JMH JSON, per-iteration samples) are kept in Benchmarks/.build/benchmark-results/.
 set -euo pipefail
@@ -20,22 +24,40 @@ rm -f "$results"/*.jmh.json
 rm -f .build/release.yaml .build/*/release/description.json
 
 start=$(date +%s)
+# The output is kept too: the memory scenarios print there what their journals hold.
 swift package --allow-writing-to-package-directory benchmark run \
-  --target StoreBenchmarks --format jmh --path "$results" --no-progress "$@"
+  --target StoreBenchmarks --format jmh --path "$results" --no-progress "$@" 2>&1 | tee "$results/run.log"
 end=$(date +%s)
 
 json=$(ls -t "$results"/*.jmh.json | head -n 1)
 
-python3 - "$json" "$((end - start))" <<'PY'
+python3 - "$json" "$((end - start))" "$results/run.log" <<'PY'
 import json
+import re
 import sys
 
-path, elapsed = sys.argv[1], int(sys.argv[2])
+path, elapsed, log = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+
+# What the memory scenarios' journals hold, as they printed it.
+HOLDINGS = {}
+for line in open(log, errors="replace"):
+    found = re.search(r"chronicle-journal: (\S+) holds (\d+) entries, (\d+) committed, approximateBytes (\d+)", line)
+    if found:
+        HOLDINGS[found.group(1)] = [int(found.group(n)) for n in (2, 3, 4)]
 
 # Actions per measured iteration: the scalingFactor StoreBenchmarks.swift configures (.kilo);
-# the JMH export reports per-iteration values, unscaled.
-ACTIONS_PER_ITERATION = {}
+# the JMH export reports per-iteration values, unscaled. TimeTravelBenchmarks.swift: 1,000 jumps
+# per iteration (so "ns per action" is ns per jump); one replay, or one recording, of a
+# 1,000,000-entry journal per iteration.
+JOURNAL_LENGTH = 1_000_000
+ACTIONS_PER_ITERATION = {"replay/verify": JOURNAL_LENGTH, "journal/memory-1MB-state": JOURNAL_LENGTH,
+                         "journal/memory-1MB-state-uncapped": JOURNAL_LENGTH}
 DEFAULT_ACTIONS = 1_000
+
+# Issue 5's targets for the time-travel scenarios.
+JUMP_TARGET_MS = 1.0                 # timetravel/jump: p50 per jump
+REPLAY_TARGET_PER_SECOND = 10e6      # replay/verify: p50 rate
+MEMORY_TARGET_MB = 256               # journal/memory-*: worst peak resident memory (MB = 10^6 bytes)
 
 # Targets (BENCHMARKS.md, "Targets"): the largest allowed ratio of p50 to the p50 of `floor`.
 TARGETS = {"send/no-middleware": 10.0, "send/3-middlewares": 15.0, "send/1-observer": 15.0,
@@ -43,7 +65,13 @@ TARGETS = {"send/no-middleware": 10.0, "send/3-middlewares": 15.0, "send/1-obser
 
 ORDER = ["floor", "floor/bare-increment", "send/no-middleware", "send/3-middlewares",
          "send/1-observer", "send/observation-armed", "send/allocations", "control/one-malloc", "logger/predicate-rejects",
-         "logger/no-op-sink-with-diff", "tracer/record", "round-trip/thunk", "round-trip/effect-run"]
+         "logger/no-op-sink-with-diff", "tracer/record", "round-trip/thunk", "round-trip/effect-run",
+         "timetravel/jump", "replay/verify", "journal/memory-1MB-state",
+         "journal/memory-1MB-state-uncapped"]
+
+
+# Byte units the JMH export may scale memory metrics to.
+UNIT_BYTES = {"B": 1, "#": 1, "K": 1_000, "KB": 1_000, "M": 1_000_000, "MB": 1_000_000, "G": 1e9, "GB": 1e9}
 
 
 def percentile(values, p):
@@ -60,7 +88,10 @@ for element in json.load(open(path)):
     metrics = element["secondaryMetrics"]
     # Wall clock is exported in microseconds per iteration; convert to ns per action.
     wall = [us * 1_000 / actions for us in metrics["Time (wall clock)"]["rawData"][0]]
-    mallocs = [count / actions for count in metrics["Malloc (total)"]["rawData"][0]]
+    # The memory scenarios do not count mallocs, and only they measure memory. (The harness's JMH
+    # export may carry another scenario's metrics into a scenario that does not measure them.)
+    counted = "Malloc (total)" in metrics and not name.startswith("journal/")
+    mallocs = [count / actions for count in metrics["Malloc (total)"]["rawData"][0]] if counted else [None]
     rows[name] = {
         "samples": len(wall),
         "p0": min(wall),
@@ -68,14 +99,19 @@ for element in json.load(open(path)):
         "p50": percentile(wall, 50),
         "p75": percentile(wall, 75),
         "p99": percentile(wall, 99),
-        "mallocs": max(mallocs),
-        "mallocs_min": min(mallocs),
+        "mallocs": None if None in mallocs else max(mallocs),
+        "mallocs_min": None if None in mallocs else min(mallocs),
     }
+    # The memory scenarios' peak resident memory.
+    for metric, values in metrics.items():
+        if "resident peak" in metric and name.startswith("journal/"):
+            # Exported in the unit the harness scaled it to; the unit is in scoreUnit.
+            rows[name]["peak_rss_mb"] = max(values["rawData"][0]) * UNIT_BYTES.get(values["scoreUnit"], 1) / 1e6
 
 floor = rows.get("floor", {}).get("p50")
 bare = rows.get("floor/bare-increment", {}).get("p50")
 
-header = (f"{'scenario':<28} {'p0':>8} {'p25':>8} {'p50':>8} {'p75':>8} {'p99':>8} "
+header = (f"{'scenario':<34} {'p0':>8} {'p25':>8} {'p50':>8} {'p75':>8} {'p99':>8} "
           f"{'samples':>7} {'×floor':>7} {'×bare':>7} {'mallocs/action':>14}  target")
 print()
 print("ns per action (wall clock); ratios use p50; mallocs/action is the worst iteration")
@@ -106,9 +142,57 @@ for name in ORDER + sorted(set(rows) - set(ORDER)):
         works = r["mallocs_min"] >= 1
         target = f"control, expect 1: malloc counting {'works' if works else 'DOES NOT WORK'}"
         verdicts.append(works)
-    print(f"{name:<28} {r['p0']:>8.2f} {r['p25']:>8.2f} {r['p50']:>8.2f} {r['p75']:>8.2f} {r['p99']:>8.2f} "
-          f"{r['samples']:>7} {ratio:>7.2f} {ratio_bare:>7.1f} {r['mallocs']:>14g}  {target}")
+    if name == "timetravel/jump":
+        ms = r["p50"] / 1e6
+        met = ms <= JUMP_TARGET_MS
+        target = f"≤ {JUMP_TARGET_MS:g} ms per jump: {ms * 1e3:.1f} µs, {'met' if met else 'NOT met'}"
+        verdicts.append(met)
+    if name == "replay/verify":
+        rate = 1e9 / r["p50"]
+        met = rate >= REPLAY_TARGET_PER_SECOND
+        target = (f"≥ {REPLAY_TARGET_PER_SECOND / 1e6:g}M actions/s: {rate / 1e6:.1f}M/s, "
+                  f"{'met' if met else 'NOT met'}")
+        verdicts.append(met)
+    if name.startswith("journal/memory"):
+        mb = r.get("peak_rss_mb")
+        met = mb is not None and mb < MEMORY_TARGET_MB
+        found = "not measured" if mb is None else f"{mb:.1f} MB"
+        target = f"< {MEMORY_TARGET_MB} MB peak resident: {found}, {'met' if met else 'NOT met'}"
+        verdicts.append(met)
+    mallocs = "-" if r["mallocs"] is None else f"{r['mallocs']:g}"
+    # A jump or a recorded action is not one reducer call: no ratio to the floor.
+    per_call = not (name == "timetravel/jump" or name.startswith("journal/"))
+    ratios = f"{ratio:>7.2f} {ratio_bare:>7.1f}" if per_call else f"{'':>7} {'':>7}"
+    # Long scenarios (a jump, a recording) are tens of µs per action: no decimals.
+    cells = [r[key] for key in ("p0", "p25", "p50", "p75", "p99")]
+    digits = 0 if max(cells) >= 10_000 else 2
+    print(f"{name:<34} " + " ".join(f"{cell:>8.{digits}f}" for cell in cells) + " "
+          f"{r['samples']:>7} {ratios} {mallocs:>14}  {target}")
 print()
+
+# Time travel and replay (issue 5), in the units of their targets.
+travel = [name for name in ORDER if name in rows and name.split("/")[0] in ("timetravel", "replay", "journal")]
+if travel:
+    print("time travel and replay (p50 unless stated)")
+    for name in travel:
+        r = rows[name]
+        if name == "timetravel/jump":
+            print(f"  {name:<34} {r['p50'] / 1e6:.4f} ms per jump (p0 {r['p0'] / 1e6:.4f}, p99 {r['p99'] / 1e6:.4f}) "
+                  f"to a random entry of a {JOURNAL_LENGTH:,}-entry journal, checkpoints every 100")
+        elif name == "replay/verify":
+            ratio = f", {r['p50'] / floor:.2f}× floor" if floor else ""
+            print(f"  {name:<34} {r['p50']:.2f} ns per action = {1e9 / r['p50'] / 1e6:.1f}M actions/s "
+                  f"(p0 {1e9 / r['p0'] / 1e6:.1f}M/s){ratio}, {JOURNAL_LENGTH:,} entries per replay")
+        else:
+            kept = ""
+            if name in HOLDINGS:
+                held, committed, size = HOLDINGS[name]
+                kept = (f"; the journal holds {held:,} entries ({committed:,} committed), "
+                        f"{size / 1e6:.1f} MB by its estimate")
+            mb = r.get("peak_rss_mb", float("nan"))
+            print(f"  {name:<34} {mb:.1f} MB peak resident (worst of {r['samples']} recordings "
+                  f"of {JOURNAL_LENGTH:,} actions; ns per action above is the recording){kept}")
+    print()
 print(f"floor = the Counter reducer (returning .none) called through an @inline(never) function;")
 print(f"bare  = the same increment without returning an Effect.")
 print(f"benchmark run (build + measurement): {elapsed} s; raw results: {path}")

@@ -124,6 +124,93 @@ func temporaryURL(_ name: String) -> URL {
     }
   }
 
+  @Test func givenStatesAreComparedBeforeTheCheckpointAtTheSamePosition() throws {
+    let snapshot = recordedJournal(count: 6, interval: 2).snapshot()
+    var states: [Int: Tally.State] = [:]
+    for index in 0..<6 { states[index] = tally(Array(1...(index + 1))) }
+    let good = Replay.verify(snapshot, reducer: Tally(), statesAfter: states)
+    #expect(good.succeeded)
+    // Six given states and the interval checkpoints at 2 and 4 (6 is not recorded yet).
+    #expect(good.verifiedStates == 8)
+    #expect(good.replayedEntries == 6)
+    let report = Replay.verify(snapshot, reducer: BrokenTally(), statesAfter: states)
+    let divergence = try #require(report.divergence)
+    #expect(divergence.index == 2)
+    #expect(divergence.firstSuspect == 2)
+    #expect(divergence.sequence == 3)
+    #expect(divergence.action == .add(3))
+    #expect(divergence.context == "Screen")
+    #expect(divergence.expected == tally([1, 2, 3]))
+    #expect(divergence.actual == Tally.State(count: 7, log: [1, 2, 3]))
+    #expect(divergence.diff == "count: 6 → 7")
+    #expect(report.replayedEntries == 3)
+    #expect(report.verifiedStates == 3)
+  }
+
+  @Test func givenStatesOutsideTheJournalAreIgnored() {
+    let snapshot = recordedJournal(count: 6, interval: 2).snapshot()
+    let report = Replay.verify(
+      snapshot, reducer: Tally(), statesAfter: [-1: Tally.State(count: 99), 6: Tally.State(count: 99)])
+    #expect(report.succeeded)
+    #expect(report.verifiedStates == 2)
+  }
+
+  @Test func replayContinuesFromAResyncCheckpointAndSuspectsTheEntriesAfterIt() throws {
+    let journal = TallyJournal(reducer: Tally(), configuration: .init(checkpointInterval: 4))
+    let store = TallyStore(initialState: Tally.State(), reducer: Tally(), middleware: [.tracer(journal)])
+    store.send(.add(1))
+    store.send(.add(2))
+    journal.pause()
+    store.send(.add(100))
+    journal.resume()
+    for amount in 3...7 { store.send(.add(amount)) }
+    let snapshot = journal.snapshot()
+    #expect(snapshot.checkpoints.map(\.index) == [0, 2, 6])
+    #expect(snapshot.checkpoints.map(\.kind) == [.resync, .resync, .interval])
+    let good = Replay.verify(snapshot, reducer: Tally())
+    #expect(good.succeeded)
+    #expect(good.replayedEntries == 7)
+    #expect(good.verifiedStates == 1)
+    let report = Replay.verify(snapshot, reducer: BrokenTally())
+    let divergence = try #require(report.divergence)
+    #expect(divergence.index == 5)
+    #expect(divergence.firstSuspect == 2)
+    #expect(divergence.action == .add(6))
+    #expect(divergence.expected == tally([1, 2, 100, 3, 4, 5, 6]))
+    #expect(divergence.diff == "count: 121 → 122")
+    #expect(report.replayedEntries == 6)
+    #expect(report.verifiedStates == 0)
+  }
+
+  @Test func actionsAMiddlewareStoppedAreNotReplayed() {
+    let stopResets = AnyMiddleware<Tally.State, Tally.Action>(name: "stopResets") { action, _, next in
+      if action == .reset { return }
+      next(action)
+    }
+    let journal = TallyJournal(reducer: Tally(), configuration: .init(checkpointInterval: 2))
+    let store = TallyStore(
+      initialState: Tally.State(), reducer: Tally(),
+      middleware: [.tracer(journal), stopResets, .tracerProbe(journal)])
+    for action: Tally.Action in [.add(1), .reset, .add(2), .reset, .add(3)] { store.send(action) }
+    let snapshot = journal.snapshot()
+    #expect(snapshot.entries.map(\.outcome) == [.reduced, .stopped, .reduced, .stopped, .reduced])
+    let report = Replay.verify(snapshot, reducer: Tally())
+    #expect(report.succeeded)
+    #expect(report.replayedEntries == 5)
+    #expect(report.verifiedStates == 2)
+  }
+
+  @Test func aJournalOfManyChunksReplaysEveryEntry() {
+    let journal = TallyJournal(reducer: Tally(), configuration: .init(maxEntries: nil, maxBytes: nil))
+    let store = TallyStore(initialState: Tally.State(), reducer: Tally(), middleware: [.tracer(journal)])
+    for _ in 0..<3_000 { store.send(.add(1)) }
+    let report = Replay.verify(journal, reducer: Tally())
+    #expect(report.succeeded)
+    #expect(report.replayedEntries == 3_000)
+    // The interval checkpoints at 100, 200, … 2,900.
+    #expect(report.verifiedStates == 29)
+  }
+
   @Test func replayRunsNoEffect() {
     let runs = EffectRuns()
     let journal = TallyJournal(reducer: Tally(effectRuns: runs), configuration: .init(checkpointInterval: 1))

@@ -25,15 +25,16 @@ enum Recomputation {
       return snapshot.state(before: position)
     }
     guard var state = snapshot.state(before: first) else { return nil }
-    let checkpoints = snapshot.checkpoints
+    let checkpoints = snapshot.checkpointSlice
     var next = checkpoints.firstIndex { $0.index > first } ?? checkpoints.endIndex
-    for index in first..<position {
+    var index = first
+    snapshot.forEachAction(in: first..<position) { action, reachedReducer in
       if next < checkpoints.endIndex, checkpoints[next].index == index {
         if checkpoints[next].kind == .resync { state = checkpoints[next].state }
         next += 1
       }
-      let entry = snapshot.entries[index]
-      if entry.outcome == .reduced && !skipped.contains(index) { snapshot.reduce(&state, entry.action) }
+      if reachedReducer && !skipped.contains(index) { snapshot.reduce(&state, action) }
+      index += 1
     }
     return state
   }

@@ -30,6 +30,11 @@ public enum Replay {
   ///   - reducer: The reducer under test.
   ///   - statesAfter: The recorded state after some entries, by entry position.
   /// - Returns: The report; its ``ReplayReport/divergence`` names the first difference.
+  // Inlinable so that the replay loop is specialized in the caller for its reducer, which is then
+  // inlined into the loop: an unspecialized generic call per entry pays witness and metadata
+  // look-ups. The loop runs the entries between two recorded states without looking at anything
+  // else; the full entry is built only for a divergence report.
+  @inlinable
   public static func verify<R: Reducer>(
     _ snapshot: JournalSnapshot<R.State, R.Action>, reducer: R, statesAfter: [Int: R.State] = [:]
   ) -> ReplayReport<R.State, R.Action> where R.State: Equatable {
@@ -37,65 +42,77 @@ public enum Replay {
     guard var state = snapshot.baseState else {
       return ReplayReport(replayedEntries: 0, verifiedStates: 0, divergence: nil)
     }
-    let checkpoints = snapshot.checkpoints
+    let checkpoints = snapshot.checkpointSlice
+    // A checkpoint at the first entry is the base state itself.
     var nextCheckpoint = checkpoints.firstIndex { $0.index > indices.lowerBound } ?? checkpoints.endIndex
+    // Where the given states are compared: after the entry at `key`, before the one at `key + 1`.
+    let givenStops =
+      statesAfter.isEmpty ? [] : statesAfter.keys.filter { indices.contains($0) }.map { $0 + 1 }.sorted()
+    var nextGiven = givenStops.startIndex
     var verified = 0
     var firstUnverified = indices.lowerBound
-    var previous: JournalEntry<R.Action>?
-    func diverged(
-      after entry: JournalEntry<R.Action>, expected: R.State, actual: R.State
-    ) -> ReplayDivergence<R.State, R.Action> {
-      ReplayDivergence(
-        index: entry.index, sequence: entry.sequence, action: entry.action, cause: entry.cause,
-        context: entry.context, firstSuspect: firstUnverified, expected: expected, actual: actual,
-        diff: StateDiff.render(from: expected, to: actual))
-    }
-    // Checks the checkpoint before `position`, if any: the state after the previous entry.
-    func checkCheckpoint(at position: Int) -> ReplayDivergence<R.State, R.Action>? {
-      guard nextCheckpoint < checkpoints.endIndex, checkpoints[nextCheckpoint].index == position else {
-        return nil
+    var position = indices.lowerBound
+    while true {
+      // The next position before which a recorded state is compared.
+      var stop = indices.upperBound
+      if nextCheckpoint < checkpoints.endIndex { stop = min(stop, checkpoints[nextCheckpoint].index) }
+      if nextGiven < givenStops.endIndex { stop = min(stop, givenStops[nextGiven]) }
+      snapshot.forEachAction(in: position..<stop) { action, reachedReducer in
+        if reachedReducer { _ = reducer.reduce(into: &state, action: action) }
       }
-      let checkpoint = checkpoints[nextCheckpoint]
-      nextCheckpoint += 1
-      switch checkpoint.kind {
-      case .resync:
-        state = checkpoint.state
-        firstUnverified = position
-      case .interval:
-        guard let previous else { return nil }
-        if checkpoint.state != state {
-          return diverged(after: previous, expected: checkpoint.state, actual: state)
-        }
-        verified += 1
-        firstUnverified = position
-      }
-      return nil
-    }
-    var replayed = 0
-    for index in indices {
-      if let divergence = checkCheckpoint(at: index) {
-        return ReplayReport(replayedEntries: replayed, verifiedStates: verified, divergence: divergence)
-      }
-      let entry = snapshot.entries[index]
-      if entry.outcome == .reduced { _ = reducer.reduce(into: &state, action: entry.action) }
-      replayed += 1
-      previous = entry
-      if let expected = statesAfter[index] {
+      position = stop
+      if nextGiven < givenStops.endIndex, givenStops[nextGiven] == stop {
+        nextGiven += 1
+        let expected = statesAfter[stop - 1]!
         if expected != state {
-          firstUnverified = index
           return ReplayReport(
-            replayedEntries: replayed, verifiedStates: verified,
-            divergence: diverged(after: entry, expected: expected, actual: state))
+            replayedEntries: stop - indices.lowerBound, verifiedStates: verified,
+            divergence: divergence(
+              after: stop - 1, in: snapshot, firstSuspect: stop - 1, expected: expected, actual: state))
         }
         verified += 1
-        firstUnverified = index + 1
+        firstUnverified = stop
       }
+      if nextCheckpoint < checkpoints.endIndex, checkpoints[nextCheckpoint].index == stop {
+        let checkpoint = checkpoints[nextCheckpoint]
+        nextCheckpoint += 1
+        switch checkpoint.kind {
+        case .resync:
+          state = checkpoint.state
+          firstUnverified = stop
+        case .interval:
+          if checkpoint.state != state {
+            return ReplayReport(
+              replayedEntries: stop - indices.lowerBound, verifiedStates: verified,
+              divergence: divergence(
+                after: stop - 1, in: snapshot, firstSuspect: firstUnverified, expected: checkpoint.state,
+                actual: state))
+          }
+          verified += 1
+          firstUnverified = stop
+        }
+      }
+      if stop == indices.upperBound { break }
     }
-    let divergence = checkCheckpoint(at: indices.upperBound)
-    return ReplayReport(replayedEntries: replayed, verifiedStates: verified, divergence: divergence)
+    return ReplayReport(replayedEntries: indices.count, verifiedStates: verified, divergence: nil)
+  }
+
+  /// The report of a divergence after the entry at `index`. Not inlinable: it runs once, and
+  /// builds the entry's full record (strings, cause) and the diff.
+  @usableFromInline
+  static func divergence<State, Action>(
+    after index: Int, in snapshot: JournalSnapshot<State, Action>, firstSuspect: Int, expected: State,
+    actual: State
+  ) -> ReplayDivergence<State, Action> {
+    let entry = snapshot.entries[index]
+    return ReplayDivergence(
+      index: entry.index, sequence: entry.sequence, action: entry.action, cause: entry.cause,
+      context: entry.context, firstSuspect: firstSuspect, expected: expected, actual: actual,
+      diff: StateDiff.render(from: expected, to: actual))
   }
 
   /// Replays the journal `journal` holds now (see ``verify(_:reducer:statesAfter:)``).
+  @inlinable
   public static func verify<R: Reducer>(
     _ journal: Journal<R.State, R.Action>, reducer: R
   ) -> ReplayReport<R.State, R.Action> where R.State: Equatable {

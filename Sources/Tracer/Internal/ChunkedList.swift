@@ -42,6 +42,30 @@ struct ChunkedList<Element>: @unchecked Sendable {
     return chunks[offset >> shift].slots[offset & ((1 << shift) - 1)]
   }
 
+  /// Calls `body` with each element in `range`, in order, walking each chunk's slots directly:
+  /// one chunk look-up per chunk rather than per element.
+  ///
+  /// Inlinable, so that the loop is specialized with `body` inlined in it (a replay's reducer).
+  @inlinable
+  func forEach(in range: Range<Int>, _ body: (Element) -> Void) {
+    precondition(
+      range.isEmpty || (range.lowerBound >= startIndex && range.upperBound <= endIndex),
+      "range \(range) out of \(startIndex)..<\(endIndex)")
+    let mask = (1 << shift) - 1
+    var index = range.lowerBound
+    while index < range.upperBound {
+      let offset = index - chunkBase
+      let chunk = chunks[offset >> shift]
+      let first = offset & mask
+      let count = min(mask + 1 - first, range.upperBound - index)
+      withExtendedLifetime(chunk) {
+        let slots = UnsafePointer(chunk.slots + first)
+        for slot in 0..<count { body(slots[slot]) }
+      }
+      index += count
+    }
+  }
+
   @inlinable
   mutating func append(_ element: Element) {
     // Unretained: `chunks` keeps the tail alive; `if let tail` retained and released it.

@@ -129,15 +129,13 @@ struct JournalContent<State: Sendable, Action: Sendable>: Sendable {
     reduce: (inout State, Action) -> Effect<Action>
   ) -> State {
     var state = checkpoint.state
-    var position = checkpoint.index
-    let index = last + 1
-    while position < index {
-      let record = entries[position]
+    // A chunk at a time: this generic code is not specialized, and subscripting the list per
+    // entry would look up the chunk type's metadata per entry.
+    entries.forEach(in: checkpoint.index..<(last + 1)) { record in
       if !record.flags.contains(.stopped) {
         // Replay is pure: the effect is dropped, never run.
         _ = reduce(&state, record.action)
       }
-      position += 1
     }
     return state
   }

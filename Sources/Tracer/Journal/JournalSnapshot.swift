@@ -11,7 +11,7 @@ import Foundation
 /// try snapshot.writeJournalJSON(to: url)
 /// ```
 public struct JournalSnapshot<State: Sendable, Action: Sendable>: Sendable {
-  let content: JournalContent<State, Action>
+  @usableFromInline let content: JournalContent<State, Action>
   let reducer: @Sendable (inout State, Action) -> Effect<Action>
 
   init(
@@ -105,6 +105,28 @@ public struct JournalSnapshot<State: Sendable, Action: Sendable>: Sendable {
 
   /// The approximate number of bytes held.
   public var approximateBytes: Int { content.approximateBytes }
+}
+
+extension JournalSnapshot {
+  /// Calls `body` with the action of each entry in `range`, in order, and whether the action
+  /// reached the reducer (`false` when a middleware stopped it): what replaying an entry needs,
+  /// read from the journal's storage without building its ``JournalEntry`` (strings, cause,
+  /// times).
+  ///
+  /// Inlinable so that a replay loop is specialized in its caller, with the caller's reducer
+  /// inlined into it: an unspecialized generic call per entry pays witness and metadata look-ups.
+  ///
+  /// - Precondition: `range` lies within ``indices``.
+  @inlinable
+  package func forEachAction(
+    in range: Range<Int>, _ body: (_ action: Action, _ reachedReducer: Bool) -> Void
+  ) {
+    content.entries.forEach(in: range) { record in body(record.action, !record.flags.contains(.stopped)) }
+  }
+
+  /// The checkpoints in index order, as ``checkpoints``, without copying them into an array.
+  @usableFromInline
+  package var checkpointSlice: ArraySlice<JournalCheckpoint<State>> { content.checkpoints.all }
 }
 
 extension JournalSnapshot {
