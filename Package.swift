@@ -26,7 +26,10 @@ let package = Package(
   targets: [
     .target(name: "ChronicleStore", path: "Sources/Store"),
     .target(name: "ChronicleMiddleware", dependencies: ["ChronicleStore"], path: "Sources/Middleware"),
-    .target(name: "ChronicleTracer", dependencies: ["ChronicleStore"], path: "Sources/Tracer"),
+    // The tracer's clock reads the CPU's cycle counter, which Swift cannot read without C.
+    .target(name: "CChronicleTicks", path: "Sources/CChronicleTicks"),
+    .target(
+      name: "ChronicleTracer", dependencies: ["ChronicleStore", "CChronicleTicks"], path: "Sources/Tracer"),
     .target(name: "ChronicleTimeTravel", dependencies: ["ChronicleTracer"], path: "Sources/TimeTravel"),
     .target(
       name: "Chronicle",

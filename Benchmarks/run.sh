@@ -44,6 +44,13 @@ for line in open(log, errors="replace"):
     found = re.search(r"chronicle-journal: (\S+) holds (\d+) entries, (\d+) committed, approximateBytes (\d+)", line)
     if found:
         HOLDINGS[found.group(1)] = [int(found.group(n)) for n in (2, 3, 4)]
+# What the export scenarios wrote, and the resident memory before they began.
+EXPORTS = {}
+for line in open(log, errors="replace"):
+    found = re.search(r"chronicle-export: (\S+) wrote (\d+) bytes, (\d+) entries in (\d+) ns, "
+                      r"resident before (\d+), peak (\d+)", line)
+    if found:
+        EXPORTS[found.group(1)] = [int(found.group(n)) for n in (2, 3, 4, 5, 6)]
 
 # Actions per measured iteration: the scalingFactor StoreBenchmarks.swift configures (.kilo);
 # the JMH export reports per-iteration values, unscaled. TimeTravelBenchmarks.swift: 1,000 jumps
@@ -51,7 +58,10 @@ for line in open(log, errors="replace"):
 # 1,000,000-entry journal per iteration.
 JOURNAL_LENGTH = 1_000_000
 ACTIONS_PER_ITERATION = {"replay/verify": JOURNAL_LENGTH, "journal/memory-1MB-state": JOURNAL_LENGTH,
-                         "journal/memory-1MB-state-uncapped": JOURNAL_LENGTH}
+                         "journal/memory-1MB-state-uncapped": JOURNAL_LENGTH,
+                         # ExportBenchmarks.swift: one export, or one recording, per iteration.
+                         "export/journal-json": JOURNAL_LENGTH, "export/ndjson-stream-100k": 100_000,
+                         "export/ndjson-stream-1000k": JOURNAL_LENGTH}
 DEFAULT_ACTIONS = 1_000
 
 # Issue 5's targets for the time-travel scenarios.
@@ -67,7 +77,8 @@ ORDER = ["floor", "floor/bare-increment", "send/no-middleware", "send/3-middlewa
          "send/1-observer", "send/observation-armed", "send/allocations", "control/one-malloc", "logger/predicate-rejects",
          "logger/no-op-sink-with-diff", "tracer/record", "round-trip/thunk", "round-trip/effect-run",
          "timetravel/jump", "replay/verify", "journal/memory-1MB-state",
-         "journal/memory-1MB-state-uncapped"]
+         "journal/memory-1MB-state-uncapped", "export/journal-json", "export/ndjson-stream-100k",
+         "export/ndjson-stream-1000k"]
 
 
 # Byte units the JMH export may scale memory metrics to.
@@ -90,7 +101,7 @@ for element in json.load(open(path)):
     wall = [us * 1_000 / actions for us in metrics["Time (wall clock)"]["rawData"][0]]
     # The memory scenarios do not count mallocs, and only they measure memory. (The harness's JMH
     # export may carry another scenario's metrics into a scenario that does not measure them.)
-    counted = "Malloc (total)" in metrics and not name.startswith("journal/")
+    counted = "Malloc (total)" in metrics and not name.startswith(("journal/", "export/"))
     mallocs = [count / actions for count in metrics["Malloc (total)"]["rawData"][0]] if counted else [None]
     rows[name] = {
         "samples": len(wall),
@@ -104,7 +115,7 @@ for element in json.load(open(path)):
     }
     # The memory scenarios' peak resident memory.
     for metric, values in metrics.items():
-        if "resident peak" in metric and name.startswith("journal/"):
+        if "resident peak" in metric and name.startswith(("journal/", "export/")):
             # Exported in the unit the harness scaled it to; the unit is in scoreUnit.
             rows[name]["peak_rss_mb"] = max(values["rawData"][0]) * UNIT_BYTES.get(values["scoreUnit"], 1) / 1e6
 
@@ -161,7 +172,7 @@ for name in ORDER + sorted(set(rows) - set(ORDER)):
         verdicts.append(met)
     mallocs = "-" if r["mallocs"] is None else f"{r['mallocs']:g}"
     # A jump or a recorded action is not one reducer call: no ratio to the floor.
-    per_call = not (name == "timetravel/jump" or name.startswith("journal/"))
+    per_call = not (name == "timetravel/jump" or name.startswith(("journal/", "export/")))
     ratios = f"{ratio:>7.2f} {ratio_bare:>7.1f}" if per_call else f"{'':>7} {'':>7}"
     # Long scenarios (a jump, a recording) are tens of µs per action: no decimals.
     cells = [r[key] for key in ("p0", "p25", "p50", "p75", "p99")]
@@ -192,6 +203,25 @@ if travel:
             mb = r.get("peak_rss_mb", float("nan"))
             print(f"  {name:<34} {mb:.1f} MB peak resident (worst of {r['samples']} recordings "
                   f"of {JOURNAL_LENGTH:,} actions; ns per action above is the recording){kept}")
+    print()
+# Exports (issue 4): throughput and memory, as the scenarios timed and measured themselves (the
+# harness leaves iterations longer than two seconds out of its JMH export).
+exports = [name for name in ORDER if name in EXPORTS]
+if exports:
+    print("exports (one run each; MB = 10^6 bytes; resident memory from /proc/self/status)")
+    for name in exports:
+        size, entries, nanoseconds, before, peak = EXPORTS[name]
+        seconds = nanoseconds / 1e9
+        print(f"  {name:<30} {entries:>9,} entries, {size / 1e6:6.1f} MB in {seconds:5.2f} s = "
+              f"{size / 1e6 / seconds:5.1f} MB/s; peak resident {peak / 1e6:.1f} MB, "
+              f"{(peak - before) / 1e6:+.1f} MB over the {before / 1e6:.1f} MB before it began")
+    small, large = EXPORTS.get("export/ndjson-stream-100k"), EXPORTS.get("export/ndjson-stream-1000k")
+    if small and large:
+        growth = (large[4] - small[4]) / 1e6
+        met = growth < 8
+        print(f"  NDJSON streaming: peak resident {growth:+.1f} MB from 100,000 to 1,000,000 entries "
+              f"(must not grow with the entries: {'met' if met else 'NOT met'})")
+        verdicts.append(met)
     print()
 print(f"floor = the Counter reducer (returning .none) called through an @inline(never) function;")
 print(f"bare  = the same increment without returning an Effect.")

@@ -14,11 +14,11 @@ import ChronicleStore
 // MARK: - The feature under test
 
 struct Counter: Reducer {
-  struct State: Equatable, Sendable {
+  struct State: Equatable, Sendable, Codable {
     var count = 0
   }
 
-  enum Action: Equatable, Sendable {
+  enum Action: Equatable, Sendable, Codable {
     case increment
     case decrement
   }
@@ -37,7 +37,9 @@ struct Counter: Reducer {
 /// The reducer called through a function the optimizer may not inline into the loop: what one
 /// action costs with no store at all. This is `floor`, the reference for every ratio.
 @inline(never)
-func reduceDirectly(_ reducer: Counter, _ state: inout Counter.State, _ action: Counter.Action) -> Effect<Counter.Action> {
+func reduceDirectly(
+  _ reducer: Counter, _ state: inout Counter.State, _ action: Counter.Action
+) -> Effect<Counter.Action> {
   reducer.reduce(into: &state, action: action)
 }
 
@@ -59,7 +61,9 @@ final class Box {
 
 // MARK: - Stores
 
-func makeStore(middleware: [AnyMiddleware<Counter.State, Counter.Action>] = []) -> Store<Counter.State, Counter.Action> {
+func makeStore(
+  middleware: [AnyMiddleware<Counter.State, Counter.Action>] = []
+) -> Store<Counter.State, Counter.Action> {
   Store(initialState: Counter.State(), reducer: Counter(), middleware: middleware)
 }
 
@@ -175,7 +179,8 @@ let benchmarks: @Sendable () -> Void = {
 
   // The control for the one above: one heap allocation per action must count as 1, so that the 0
   // above means "no allocation" and not "nothing counted".
-  Benchmark("control/one-malloc", configuration: .init(maxDuration: .seconds(1), maxIterations: 1_000)) { benchmark in
+  Benchmark("control/one-malloc", configuration: .init(maxDuration: .seconds(1), maxIterations: 1_000)) {
+    benchmark in
     benchmark.startMeasurement()
     for index in benchmark.scaledIterations {
       blackHole(Box(index))
@@ -185,4 +190,5 @@ let benchmarks: @Sendable () -> Void = {
 
   registerMiddlewareBenchmarks()
   registerTimeTravelBenchmarks()
+  registerExportBenchmarks()
 }

@@ -97,7 +97,8 @@ func registerTimeTravelBenchmarks() {
   // One replay of the whole journal per iteration: run.sh reports ns per replayed action.
   Benchmark(
     "replay/verify",
-    configuration: .init(warmupIterations: 3, scalingFactor: .one, maxDuration: .seconds(5), maxIterations: 200)
+    configuration: .init(
+      warmupIterations: 3, scalingFactor: .one, maxDuration: .seconds(5), maxIterations: 200)
   ) { benchmark in
     let snapshot = counterHistory.journal.snapshot()
     benchmark.startMeasurement()
@@ -135,7 +136,8 @@ func recordLargeJournal(
 ) {
   benchmark.startMeasurement()
   let journal = Journal(reducer: LargeCounter(), configuration: configuration)
-  let store = Store(initialState: LargeCounter.State(), reducer: LargeCounter(), middleware: [.tracer(journal)])
+  let store = Store(
+    initialState: LargeCounter.State(), reducer: LargeCounter(), middleware: [.tracer(journal)])
   for _ in 0..<journalLength {
     store.send(.increment)
   }

@@ -1,0 +1,113 @@
+// Exports (issue 4): a 1,000,000-entry counter journal written as Journal JSON, and 100,000 and
+// 1,000,000 actions streamed to an NDJSON file as they are recorded. One export per iteration,
+// one iteration per scenario (the harness runs each scenario in a process of its own).
+//
+// Each scenario times itself and prints what it wrote, how long it took, and the process's
+// resident memory before and its peak after (Linux `VmHWM`), on stderr for run.sh: the harness
+// drops an iteration longer than two seconds from its JMH export (its throughput, a whole number
+// of iterations per second, rounds to 0), and a Journal JSON export of 1,000,000 entries takes
+// about four.
+
+import Benchmark
+import ChronicleStore
+import ChronicleTracer
+import Foundation
+
+/// A file in a fresh temporary folder of this process.
+func exportFile(_ name: String) -> URL {
+  let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "chronicle-benchmarks-\(ProcessInfo.processInfo.processIdentifier)")
+  try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+  return folder.appendingPathComponent(name)
+}
+
+/// The resident memory of this process, now (`VmRSS`) or at its peak (`VmHWM`), in bytes (Linux;
+/// 0 elsewhere).
+func residentBytes(peak: Bool = false) -> Int {
+  guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+  let key = peak ? "VmHWM:" : "VmRSS:"
+  guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(key) }) else { return 0 }
+  let kilobytes = line.split(separator: " ").compactMap { Int($0) }.first ?? 0
+  return kilobytes * 1024
+}
+
+/// Runs `body` once, timed.
+func timed(_ body: () throws -> Void) rethrows -> Duration {
+  let start = ContinuousClock.now
+  try body()
+  return start.duration(to: .now)
+}
+
+/// The size of the file at `url`.
+func fileSize(_ url: URL) -> Int {
+  ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber)?.intValue ?? 0
+}
+
+/// Records what an export wrote, for the teardown to print.
+func noteExport(_ name: String, bytes: Int, entries: Int, elapsed: Duration, residentBefore: Int) {
+  let nanoseconds =
+    elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
+  holdings.withLock {
+    $0 =
+      "chronicle-export: \(name) wrote \(bytes) bytes, \(entries) entries in \(nanoseconds) ns, "
+      + "resident before \(residentBefore), peak \(residentBytes(peak: true))"
+  }
+}
+
+func registerExportBenchmarks() {
+  let configuration = Benchmark.Configuration(
+    metrics: [.wallClock, .throughput], warmupIterations: 0, scalingFactor: .one, maxIterations: 1)
+
+  // The whole 1,000,000-entry journal (recorded once, before measuring) to a file per iteration.
+  Benchmark("export/journal-json", configuration: configuration) { benchmark in
+    let snapshot = counterHistory.journal.snapshot()
+    let url = exportFile("journal.json")
+    let before = residentBytes()
+    benchmark.startMeasurement()
+    let elapsed = timed {
+      do {
+        try snapshot.writeJournalJSON(to: url)
+      } catch {
+        fatalError("\(error)")
+      }
+    }
+    benchmark.stopMeasurement()
+    noteExport(
+      benchmark.name, bytes: fileSize(url), entries: snapshot.count, elapsed: elapsed, residentBefore: before)
+    try? FileManager.default.removeItem(at: url)
+  } teardown: {
+    printHoldings()
+  }
+
+  // Recording with an NDJSON sink: one line per action, appended as it happens. The journal keeps
+  // at most 10,000 entries, so what grows with the run's length would be the sink's.
+  for actions in [100_000, 1_000_000] {
+    Benchmark("export/ndjson-stream-\(actions / 1_000)k", configuration: configuration) { benchmark in
+      let url = exportFile("journal-\(actions).ndjson")
+      let before = residentBytes()
+      let sink: NDJSONFileSink<Counter.State, Counter.Action>
+      do {
+        sink = try NDJSONFileSink(url: url)
+      } catch {
+        fatalError("\(error)")
+      }
+      benchmark.startMeasurement()
+      let elapsed = timed {
+        let journal = Journal(
+          reducer: Counter(), configuration: .init(maxEntries: 10_000, sinks: [sink]))
+        let store = Store(initialState: Counter.State(), reducer: Counter(), middleware: [.tracer(journal)])
+        for _ in 0..<actions {
+          store.send(.increment)
+        }
+        sink.close()
+      }
+      benchmark.stopMeasurement()
+      precondition(sink.error == nil && sink.linesWritten >= actions, "\(sink.linesWritten) lines")
+      noteExport(
+        benchmark.name, bytes: fileSize(url), entries: actions, elapsed: elapsed, residentBefore: before)
+      try? FileManager.default.removeItem(at: url)
+    } teardown: {
+      printHoldings()
+    }
+  }
+}
