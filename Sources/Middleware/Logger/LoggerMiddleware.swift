@@ -153,8 +153,18 @@ extension AnyMiddleware {
     -> AnyMiddleware
   {
     let middleware = LoggerMiddleware(options: options, sink: sink)
+    guard let predicate = options.predicate else {
+      return AnyMiddleware(name: "logger") { action, context, next in
+        middleware.log(action, context: context, next: next)
+      } event: { event, context in
+        middleware.handle(event, context: context)
+      }
+    }
+    // The predicate captured on its own, unwrapped once here: read out of the options on every
+    // action, the optional closure was copied (its context retained and released) each time.
     return AnyMiddleware(name: "logger") { action, context, next in
-      middleware.handle(action, context: context, next: next)
+      guard predicate(action) else { return next(action) }
+      middleware.log(action, context: context, next: next)
     } event: { event, context in
       middleware.handle(event, context: context)
     }
