@@ -129,6 +129,13 @@ private struct CopyCountingArray: Sendable, Equatable {
         entry.wallTime >= before.addingTimeInterval(-0.001)
           && entry.wallTime <= after.addingTimeInterval(0.001))
       #expect(entry.reducerOffset! + entry.reducerDuration! <= entry.chainDuration)
+      // One clock read per action: the wall time is the origin plus the monotonic time.
+      let derived = journal.metadata.origin.addingTimeInterval(
+        Double(entry.time.components.seconds) + Double(entry.time.components.attoseconds) / 1e18)
+      #expect(abs(entry.wallTime.timeIntervalSince(derived)) < 1e-6)
+    }
+    for (previous, next) in zip(entries, entries.dropFirst()) {
+      #expect(previous.wallTime <= next.wallTime)
     }
   }
 

@@ -21,7 +21,9 @@ public struct JournalEntry<Action: Sendable>: Sendable {
   public let index: Int
   /// The store's sequence number for the action (``ActionMetadata/sequence``).
   public let sequence: UInt64
-  /// The wall-clock time at which the store began processing the action.
+  /// The wall-clock time at which the tracer received the action: the journal's origin wall time
+  /// plus the monotonic time elapsed since, so it never goes back during a recording (it does not
+  /// follow changes of the system clock made meanwhile).
   public let wallTime: Date
   /// Monotonic time since the journal's origin at which the tracer received the action.
   public let time: Duration
