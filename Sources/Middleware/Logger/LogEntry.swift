@@ -27,20 +27,36 @@ struct LogEntry {
   /// The entry as text: the title and one indented line per detail, or with `collapsed`
   /// everything on one line.
   func text(collapsed: Bool, colored: Bool) -> String {
-    var text = message(colored: colored)
-    let details = details(colored: colored)
-    if collapsed {
-      if !details.isEmpty { text += " — " + details.joined(separator: "; ") }
-    } else {
-      for line in details { text += "\n  " + line }
+    // One string, written in place: the logger builds one per action, and assembling it from
+    // the title and the detail lines would copy every part again.
+    var text = StyledText(colored: colored, capacity: 128)
+    appendMessage(to: &text)
+    for index in 0..<detailCount {
+      text.append(collapsed ? (index == 0 ? " — " : "; ") : "\n  ")
+      appendDetail(index, to: &text)
     }
-    return text
+    return text.text
   }
 
   /// `#3 addTodo("Milk") @ 09:30:00.000 (in 12.5 µs) [TodoList] by thunk "load" ← #2`, or for
   /// an effect `thunk "load" failed: offline @ 09:30:00.000 ← #2`.
   func message(colored: Bool) -> String {
     var line = StyledText(colored: colored)
+    appendMessage(to: &line)
+    return line.text
+  }
+
+  /// The lines after the title: the changes, or the states before and after.
+  func details(colored: Bool) -> [String] {
+    (0..<detailCount).map { index in
+      var line = StyledText(colored: colored)
+      appendDetail(index, to: &line)
+      return line.text
+    }
+  }
+
+  /// Writes ``message(colored:)``.
+  private func appendMessage(to line: inout StyledText) {
     if let effect {
       line.append(Self.subject(of: effect.cause), effect.phase.isFailure ? .red : nil)
       line.append(" ")
@@ -49,28 +65,30 @@ struct LogEntry {
       if let sequence { line.append("#\(sequence) ", .dim) }
       line.append(action ?? "", .bold)
     }
-    if let timestamp { line.append(" @ " + Self.clockTime(timestamp, in: timeZone), .dim) }
-    if let duration { line.append(" (in " + Self.format(duration) + ")", .dim) }
+    if let timestamp { line.append(" @ ", Self.clockTime(timestamp, in: timeZone), .dim) }
+    if let duration { line.append(" (in ", Self.format(duration) + ")", .dim) }
     if let context { line.append(" [\(context)]", .cyan) }
     if effect != nil {
       if let parent = cause.parent { line.append(" ← #\(parent)", .dim) }
     } else if cause.kind != .user {
       line.append(" by \(cause)", .dim)
     }
-    return line.text
   }
 
-  /// The lines after the title: the changes, or the states before and after.
-  func details(colored: Bool) -> [String] {
-    if let changes { return changes.map { Self.describe($0, colored: colored) } }
-    guard let stateBefore, let stateAfter else { return [] }
-    var before = StyledText(colored: colored)
-    before.append("prev state: ", .dim)
-    before.append(stateBefore)
-    var after = StyledText(colored: colored)
-    after.append("next state: ", .dim)
-    after.append(stateAfter)
-    return [before.text, after.text]
+  /// How many lines ``details(colored:)`` has.
+  private var detailCount: Int {
+    if let changes { return changes.count }
+    return stateBefore != nil && stateAfter != nil ? 2 : 0
+  }
+
+  /// Writes the line at `index` of ``details(colored:)``.
+  private func appendDetail(_ index: Int, to line: inout StyledText) {
+    if let changes {
+      Self.append(changes[index], to: &line)
+    } else if let stateBefore, let stateAfter {
+      line.append(index == 0 ? "prev state: " : "next state: ", .dim)
+      line.append(index == 0 ? stateBefore : stateAfter)
+    }
   }
 
   // MARK: - Parts
@@ -90,23 +108,21 @@ struct LogEntry {
     }
   }
 
-  /// `path: old → new`, `path: added new`, `path: removed old`, with the old side red and the
-  /// new side green when coloured.
-  static func describe(_ change: StateDiff.Change, colored: Bool) -> String {
-    guard colored else { return change.description }
-    var line = StyledText(colored: true)
-    line.append("\(change.path): ")
+  /// Writes `path: old → new`, `path: added new` or `path: removed old`, the change's
+  /// description, with the old side red and the new side green when coloured.
+  static func append(_ change: StateDiff.Change, to line: inout StyledText) {
+    line.append(change.path.description)
+    line.append(": ")
     switch change.kind {
     case .changed:
       line.append(change.old ?? "nil", .red)
       line.append(" → ")
       line.append(change.new ?? "nil", .green)
     case .added:
-      line.append("added " + (change.new ?? "nil"), .green)
+      line.append("added ", change.new ?? "nil", .green)
     case .removed:
-      line.append("removed " + (change.old ?? "nil"), .red)
+      line.append("removed ", change.old ?? "nil", .red)
     }
-    return line.text
   }
 
   /// `HH:mm:ss.SSS` in `timeZone`, computed directly: no formatter to allocate or lock.
@@ -120,7 +136,27 @@ struct LogEntry {
     let hours = milliseconds / 3_600_000
     let minutes = milliseconds / 60_000 % 60
     let seconds = milliseconds / 1000 % 60
-    return "\(pad(hours, 2)):\(pad(minutes, 2)):\(pad(seconds, 2)).\(pad(milliseconds % 1000, 3))"
+    // Every field has a fixed number of digits: written in place, 12 bytes, no padding to join.
+    return String(unsafeUninitializedCapacity: 12) { bytes in
+      var end = 0
+      func write(_ value: Int64, digits: Int, then separator: Unicode.Scalar?) {
+        var rest = value
+        for position in (end..<(end + digits)).reversed() {
+          bytes[position] = UInt8(ascii: "0") + UInt8(rest % 10)
+          rest /= 10
+        }
+        end += digits
+        if let separator {
+          bytes[end] = UInt8(ascii: separator)
+          end += 1
+        }
+      }
+      write(hours, digits: 2, then: ":")
+      write(minutes, digits: 2, then: ":")
+      write(seconds, digits: 2, then: ".")
+      write(milliseconds % 1000, digits: 3, then: nil)
+      return end
+    }
   }
 
   /// `850 ns`, `12.5 µs`, `3.25 ms`, `1.50 s`.
@@ -143,8 +179,11 @@ struct LogEntry {
   }
 
   private static func pad(_ value: Int64, _ width: Int) -> String {
+    // Digits and a sign only: counting bytes counts characters, without the grapheme breaking
+    // that `count` does.
     let text = String(value)
-    return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
+    let length = text.utf8.count
+    return length >= width ? text : String(repeating: "0", count: width - length) + text
   }
 }
 

@@ -16,7 +16,7 @@ import Foundation
 /// ``LogSink`` for where the output goes.
 public struct LoggerMiddleware<State: Sendable, Action: Sendable>: Middleware {
   @usableFromInline let predicate: (@Sendable (Action) -> Bool)?
-  let options: LoggerOptions<State, Action>
+  @usableFromInline let options: LoggerOptions<State, Action>
   let sink: LogSink
 
   /// Creates the middleware.
@@ -57,19 +57,36 @@ public struct LoggerMiddleware<State: Sendable, Action: Sendable>: Middleware {
     write(entry)
   }
 
-  @usableFromInline
-  func log(_ action: Action, context: MiddlewareContext<State, Action>, next: MiddlewareNext<State, Action>) {
+  /// Passes on an action that the predicate accepted, and logs it.
+  // Inlinable to be specialized in the client: unspecialized, reading the state and calling the
+  // rest of the chain look up generic metadata at every step. Never inlined, so that `handle`
+  // stays as small as a rejected action needs.
+  @inlinable @inline(never)
+  func log(
+    _ action: Action, context: MiddlewareContext<State, Action>, next: MiddlewareNext<State, Action>
+  ) {
     let before = context.state
     let start = options.duration ? options.monotonic() : nil
     next(action)
     let elapsed = start.map { options.monotonic() - $0 }
-    let after = context.state
-    let metadata = context.metadata
+    log(action, before: before, after: context.state, elapsed: elapsed, metadata: context.metadata)
+  }
+
+  /// Writes the entry of an action that the rest of the chain has processed.
+  @usableFromInline
+  func log(_ action: Action, before: State, after: State, elapsed: Duration?, metadata: ActionMetadata) {
     let redaction = options.redaction
+    // Rendered as its own type unless transformed: held in an `Any` that holds the `Any` of a
+    // transformer's result, it would take a dynamic cast to reach.
+    let renderedAction =
+      if let transform = options.actionTransformer {
+        ValueDump.renderInline(transform(action), redaction: redaction)
+      } else {
+        ValueDump.renderInline(action, redaction: redaction)
+      }
     var entry = LogEntry(
-      level: options.level, sequence: metadata.sequence,
-      action: ValueDump.renderInline(options.actionTransformer?(action) ?? action, redaction: redaction),
-      effect: nil, timestamp: options.timestamp ? (options.now?() ?? metadata.timestamp) : nil,
+      level: options.level, sequence: metadata.sequence, action: renderedAction, effect: nil,
+      timestamp: options.timestamp ? (options.now?() ?? metadata.timestamp) : nil,
       timeZone: options.timeZone, duration: elapsed, context: metadata.context, cause: metadata.cause,
       changes: nil, stateBefore: nil, stateAfter: nil)
     if let transform = options.stateTransformer {

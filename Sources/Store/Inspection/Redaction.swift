@@ -88,7 +88,12 @@ public struct Redaction: Sendable {
   ///   - path: Where the value sits in the root value being printed or compared.
   /// - Returns: `true` when the value is marked as sensitive or a rule of this policy matches it.
   public func redacts(_ value: Any, at path: ValuePath) -> Bool {
-    if value is any SensitiveValue { return true }
+    redacts(value, facts: TypeFacts.of(value), at: path)
+  }
+
+  /// ``redacts(_:at:)`` for a value whose type facts are at hand.
+  func redacts(_ value: Any, facts: TypeFacts, at path: ValuePath) -> Bool {
+    if facts.isSensitive(value) { return true }
     if !names.isEmpty, let last = path.components.last {
       switch last {
       case .property(let name), .case(let name):

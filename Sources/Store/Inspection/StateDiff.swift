@@ -90,7 +90,7 @@ public enum StateDiff {
     from old: Value, to new: Value, redaction: Redaction = .default
   ) -> [Change] {
     var differ = StateDiffer(redaction: redaction)
-    differ.compare(old, new, at: .root)
+    differ.compare(old, new)
     return differ.changes
   }
 

@@ -71,7 +71,7 @@ public enum ValueDump {
     _ value: Value, redaction: Redaction = .default, maxDepth: Int = defaultMaxDepth
   ) -> String {
     var renderer = ValueRenderer(redaction: redaction, maxDepth: maxDepth, qualifiesRootEnum: true)
-    return renderer.tree(for: value, at: .root).multiline()
+    return renderer.tree(for: value).multiline()
   }
 
   /// The one-line form of `value`, for log lines: `Todo(title: "Milk", done: false)`.
@@ -89,6 +89,6 @@ public enum ValueDump {
     _ value: Value, redaction: Redaction = .default, maxDepth: Int = defaultMaxDepth
   ) -> String {
     var renderer = ValueRenderer(redaction: redaction, maxDepth: maxDepth, qualifiesRootEnum: true)
-    return renderer.tree(for: value, at: .root).inline()
+    return renderer.tree(for: value).inline()
   }
 }

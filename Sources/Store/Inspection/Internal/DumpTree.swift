@@ -1,7 +1,7 @@
 /// A value laid out for printing, before the choice between the multi-line and the inline form.
 ///
 /// ``ValueRenderer`` builds it once; ``multiline()`` and ``inline()`` print it.
-indirect enum DumpTree {
+enum DumpTree {
   /// A value printed as one token: `42`, `"Milk"`, `nil`, `.idle`, `<redacted>`, `Node(↩︎)`.
   case text(String)
   /// A value printed as its parts between an opening and a closing text.

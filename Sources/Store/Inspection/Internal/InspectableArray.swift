@@ -2,7 +2,7 @@ import Foundation
 
 /// Direct access to the elements of a `Swift.Array` held as `Any`, so that diffing a large array
 /// boxes only the elements that differ instead of reflecting on all of them.
-protocol InspectableArray {
+protocol InspectableArray: SendableMetatype {
   var inspectedCount: Int { get }
   func inspectedElement(at index: Int) -> Any
   /// How many leading and trailing elements this array and `other` have in common (never

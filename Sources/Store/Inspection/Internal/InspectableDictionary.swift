@@ -1,6 +1,6 @@
 /// Direct access to a `Swift.Dictionary` held as `Any`: its entries, lookups by key, and the keys
 /// whose entries differ from another dictionary's, found without reflecting on every entry.
-protocol InspectableDictionary {
+protocol InspectableDictionary: SendableMetatype {
   var inspectedEntries: [(key: Any, value: Any)] { get }
   func inspectedValue(forKey key: Any) -> Any?
   /// The keys only this dictionary has, the keys only `other` has, and the keys both have whose

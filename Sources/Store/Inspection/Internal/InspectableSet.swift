@@ -1,5 +1,5 @@
 /// Direct access to a `Swift.Set` held as `Any`: the elements that only one of two sets holds.
-protocol InspectableSet {
+protocol InspectableSet: SendableMetatype {
   /// The elements only this set holds and those only `other` holds; `nil` when `other` isn't a set
   /// of the same type.
   func elementChanges(comparedTo other: Any) -> (removed: [Any], added: [Any])?

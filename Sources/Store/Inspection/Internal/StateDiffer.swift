@@ -5,47 +5,66 @@ struct StateDiffer {
   private(set) var changes: [StateDiff.Change] = []
   /// The pairs of objects being compared above the current values: meeting one again is a cycle.
   private var comparing: Set<ObjectPair> = []
+  /// Where the current values sit: a stack that each part pushes its component onto while it is
+  /// compared, so that visiting a part costs no new path.
+  private var path = ValuePath.root
 
   init(redaction: Redaction) {
     self.redaction = redaction
   }
 
-  mutating func compare(_ old: Any, _ new: Any, at path: ValuePath) {
-    if redaction.redacts(old, at: path) || redaction.redacts(new, at: path) {
+  /// Compares two values at the current path.
+  mutating func compare(_ old: Any, _ new: Any) {
+    var oldFacts = TypeFacts.of(old)
+    var newFacts = type(of: new) == oldFacts.type ? oldFacts : TypeFacts.of(new)
+    if redaction.redacts(old, facts: oldFacts, at: path) || redaction.redacts(new, facts: newFacts, at: path)
+    {
       // Compared, never descended into: the report shows that it changed, not how.
-      if !StructuralEquality.areEqual(old, new) { record(.changed, at: path, old: old, new: new) }
+      if !StructuralEquality.areEqual(old, new) { record(.changed, old: old, new: new) }
       return
     }
-    let old = Reflection.unboxed(old)
-    let new = Reflection.unboxed(new)
-    guard type(of: old) == type(of: new) else {
-      record(.changed, at: path, old: old, new: new)
+    var old = old
+    var new = new
+    if oldFacts.isAnyHashable {
+      old = Reflection.unboxed(old)
+      oldFacts = TypeFacts.of(old)
+    }
+    if newFacts.isAnyHashable {
+      new = Reflection.unboxed(new)
+      newFacts = type(of: new) == oldFacts.type ? oldFacts : TypeFacts.of(new)
+    }
+    guard oldFacts.type == newFacts.type else {
+      record(.changed, old: old, new: new)
       return
     }
+    let facts = oldFacts
     if Reflection.areBitwiseIdentical(old, new) { return }
     // The standard collections find their differences directly, which also tells whether they
     // changed: comparing them with `==` first would walk them twice.
-    if let oldArray = old as? any InspectableArray, let newArray = new as? any InspectableArray {
+    if let oldArray = facts.inspectableArray(old), let newArray = facts.inspectableArray(new) {
       let affixes = oldArray.commonAffixLengths(with: new)
-      compareLists(ListAccess(oldArray), ListAccess(newArray), commonAffixLengths: affixes, at: path)
+      compareLists(ListAccess(oldArray), ListAccess(newArray), commonAffixLengths: affixes)
       return
     }
-    if let oldDictionary = old as? any InspectableDictionary,
-      let newDictionary = new as? any InspectableDictionary,
+    if let oldDictionary = facts.inspectableDictionary(old),
+      let newDictionary = facts.inspectableDictionary(new),
       let keyChanges = oldDictionary.keyChanges(comparedTo: new)
     {
-      compareDictionaries(oldDictionary, newDictionary, keyChanges: keyChanges, at: path)
+      compareDictionaries(oldDictionary, newDictionary, keyChanges: keyChanges)
       return
     }
-    if let oldSet = old as? any InspectableSet, let (removed, added) = oldSet.elementChanges(comparedTo: new)
-    {
-      compareSets(removed: removed, added: added, at: path)
+    if let oldSet = facts.inspectableSet(old), let (removed, added) = oldSet.elementChanges(comparedTo: new) {
+      compareSets(removed: removed, added: added)
       return
     }
-    let isEqual = Reflection.isEqual(old, new)
+    let isEqual = facts.isEqual(old, new)
     if isEqual == true { return }
-    guard Reflection.scalarText(of: old) == nil else {
-      record(.changed, at: path, old: old, new: new)
+    guard !facts.isLeaf else {
+      record(.changed, old: old, new: new, facts: facts)
+      return
+    }
+    if let oldFields = facts.storedParts(of: old), let newFields = facts.storedParts(of: new) {
+      compareParts(oldFields, newFields, old, new)
       return
     }
     let oldMirror = Mirror(reflecting: old)
@@ -54,22 +73,21 @@ struct StateDiffer {
     case .optional:
       switch (oldMirror.children.first?.value, newMirror.children.first?.value) {
       case (nil, nil): return
-      case (let oldValue?, let newValue?): compare(oldValue, newValue, at: path)
-      default: record(.changed, at: path, old: old, new: new)
+      case (let oldValue?, let newValue?): compare(oldValue, newValue)
+      default: record(.changed, old: old, new: new)
       }
     case .enum:
-      compareEnumCases(old, oldMirror, new, newMirror, at: path)
+      compareEnumCases(old, oldMirror, new, newMirror)
     case .class:
-      compareObjects(old, oldMirror, new, newMirror, at: path)
+      compareObjects(old, oldMirror, new, newMirror)
     case .struct:
-      compareParts(Reflection.fields(of: oldMirror), Reflection.fields(of: newMirror), old, new, at: path)
+      compareParts(Reflection.fields(of: oldMirror), Reflection.fields(of: newMirror), old, new)
     case .tuple:
-      compareParts(
-        Reflection.elements(ofTuple: oldMirror), Reflection.elements(ofTuple: newMirror), old, new, at: path)
+      compareParts(Reflection.elements(ofTuple: oldMirror), Reflection.elements(ofTuple: newMirror), old, new)
     case .collection:
       let oldList = ListAccess(oldMirror)
       let newList = ListAccess(newMirror)
-      compareLists(oldList, newList, commonAffixLengths: nil, at: path)
+      compareLists(oldList, newList, commonAffixLengths: nil)
     case .dictionary:
       // An ordered type that reflects as a dictionary: compared entry by entry, in order.
       let oldEntries = Reflection.entries(ofDictionary: oldMirror).map {
@@ -78,52 +96,60 @@ struct StateDiffer {
       let newEntries = Reflection.entries(ofDictionary: newMirror).map {
         Reflection.Part(label: keyText(of: $0.key), value: $0.value)
       }
-      compareParts(oldEntries, newEntries, old, new, at: path)
+      compareParts(oldEntries, newEntries, old, new)
     default:
       if oldMirror.children.isEmpty, newMirror.children.isEmpty {
         if isEqual == false || !StructuralEquality.areEqual(old, new) {
-          record(.changed, at: path, old: old, new: new)
+          record(.changed, old: old, new: new)
         }
       } else {
-        compareParts(Reflection.fields(of: oldMirror), Reflection.fields(of: newMirror), old, new, at: path)
+        compareParts(Reflection.fields(of: oldMirror), Reflection.fields(of: newMirror), old, new)
       }
     }
   }
 
+  /// Compares two parts of the current values, found at `component`.
+  private mutating func compare(_ old: Any, _ new: Any, at component: ValuePath.Component) {
+    path.components.append(component)
+    defer { path.components.removeLast() }
+    compare(old, new)
+  }
+
   /// Parts compared pairwise; parts that don't line up (custom mirrors) make it one change.
   private mutating func compareParts(
-    _ oldParts: [Reflection.Part], _ newParts: [Reflection.Part], _ old: Any, _ new: Any, at path: ValuePath
+    _ oldParts: [Reflection.Part], _ newParts: [Reflection.Part], _ old: Any, _ new: Any
   ) {
     guard oldParts.count == newParts.count, zip(oldParts, newParts).allSatisfy({ $0.label == $1.label })
     else {
-      record(.changed, at: path, old: old, new: new)
+      record(.changed, old: old, new: new)
       return
     }
     for (offset, (oldPart, newPart)) in zip(oldParts, newParts).enumerated() {
-      compare(oldPart.value, newPart.value, at: path.appending(.property(oldPart.label ?? String(offset))))
+      compare(oldPart.value, newPart.value, at: .property(oldPart.label ?? String(offset)))
     }
   }
 
   private mutating func compareEnumCases(
-    _ old: Any, _ oldMirror: Mirror, _ new: Any, _ newMirror: Mirror, at path: ValuePath
+    _ old: Any, _ oldMirror: Mirror, _ new: Any, _ newMirror: Mirror
   ) {
     let oldCase = Reflection.enumCase(of: old, mirror: oldMirror)
     let newCase = Reflection.enumCase(of: new, mirror: newMirror)
     guard oldCase.name == newCase.name, oldCase.payload.count == newCase.payload.count else {
-      record(.changed, at: path, old: old, new: new)
+      record(.changed, old: old, new: new)
       return
     }
-    let casePath = path.appending(.case(oldCase.name))
+    path.components.append(.case(oldCase.name))
+    defer { path.components.removeLast() }
     if oldCase.payload.count == 1 {
-      compare(oldCase.payload[0].value, newCase.payload[0].value, at: casePath)
+      compare(oldCase.payload[0].value, newCase.payload[0].value)
     } else {
-      compareParts(oldCase.payload, newCase.payload, old, new, at: casePath)
+      compareParts(oldCase.payload, newCase.payload, old, new)
     }
   }
 
   /// The same object has not changed; two objects are compared field by field, once per pair.
   private mutating func compareObjects(
-    _ old: Any, _ oldMirror: Mirror, _ new: Any, _ newMirror: Mirror, at path: ValuePath
+    _ old: Any, _ oldMirror: Mirror, _ new: Any, _ newMirror: Mirror
   ) {
     let pair = ObjectPair(
       first: ObjectIdentifier(old as AnyObject),
@@ -131,35 +157,34 @@ struct StateDiffer {
     )
     guard pair.first != pair.second, comparing.insert(pair).inserted else { return }
     defer { comparing.remove(pair) }
-    compareParts(Reflection.fields(of: oldMirror), Reflection.fields(of: newMirror), old, new, at: path)
+    compareParts(Reflection.fields(of: oldMirror), Reflection.fields(of: newMirror), old, new)
   }
 
   /// Elements are compared after the common prefix and suffix are set aside: what remains in the
   /// middle is compared position by position, and the surplus of the longer side is reported as
   /// removed (old positions) or added (new positions).
   private mutating func compareLists(
-    _ oldList: ListAccess, _ newList: ListAccess, commonAffixLengths: (prefix: Int, suffix: Int)?,
-    at path: ValuePath
+    _ oldList: ListAccess, _ newList: ListAccess, commonAffixLengths: (prefix: Int, suffix: Int)?
   ) {
     let (prefix, suffix) = commonAffixLengths ?? ListAccess.structuralAffixLengths(oldList, newList)
     let oldMiddle = oldList.count - prefix - suffix
     let newMiddle = newList.count - prefix - suffix
     let paired = min(oldMiddle, newMiddle)
     for index in prefix..<(prefix + paired) {
-      compare(oldList.element(index), newList.element(index), at: path.appending(.index(index)))
+      compare(oldList.element(index), newList.element(index), at: .index(index))
     }
     for index in (prefix + paired)..<(prefix + oldMiddle) {
-      record(.removed, at: path.appending(.index(index)), old: oldList.element(index), new: nil)
+      record(.removed, at: .index(index), old: oldList.element(index), new: nil)
     }
     for index in (prefix + paired)..<(prefix + newMiddle) {
-      record(.added, at: path.appending(.index(index)), old: nil, new: newList.element(index))
+      record(.added, at: .index(index), old: nil, new: newList.element(index))
     }
   }
 
   /// Entries are matched by key and reported in display order of their keys.
   private mutating func compareDictionaries(
     _ oldDictionary: any InspectableDictionary, _ newDictionary: any InspectableDictionary,
-    keyChanges: DictionaryKeyChanges, at path: ValuePath
+    keyChanges: DictionaryKeyChanges
   ) {
     enum Kind { case removed, added, common }
     let keys =
@@ -168,24 +193,24 @@ struct StateDiffer {
     let texts = keys.map { keyText(of: $0.0) }
     for index in Reflection.displayOrder(of: keys.map(\.0), texts: texts) {
       let (key, kind) = keys[index]
-      let entryPath = path.appending(.key(texts[index]))
+      let entry = ValuePath.Component.key(texts[index])
       switch kind {
       case .removed:
-        record(.removed, at: entryPath, old: oldDictionary.inspectedValue(forKey: key), new: nil)
+        record(.removed, at: entry, old: oldDictionary.inspectedValue(forKey: key), new: nil)
       case .added:
-        record(.added, at: entryPath, old: nil, new: newDictionary.inspectedValue(forKey: key))
+        record(.added, at: entry, old: nil, new: newDictionary.inspectedValue(forKey: key))
       case .common:
         if let oldValue = oldDictionary.inspectedValue(forKey: key),
           let newValue = newDictionary.inspectedValue(forKey: key)
         {
-          compare(oldValue, newValue, at: entryPath)
+          compare(oldValue, newValue, at: entry)
         }
       }
     }
   }
 
   /// Elements only one side holds, at the path of the set, in display order.
-  private mutating func compareSets(removed: [Any], added: [Any], at path: ValuePath) {
+  private mutating func compareSets(removed: [Any], added: [Any]) {
     let elements = removed.map { ($0, StateDiff.Change.Kind.removed) } + added.map { ($0, .added) }
     let texts = elements.map { ValueRenderer.inlineText(of: $0.0, at: path, redaction: redaction) }
     for index in Reflection.displayOrder(of: elements.map(\.0), texts: texts) {
@@ -198,13 +223,25 @@ struct StateDiffer {
     }
   }
 
-  private mutating func record(_ kind: StateDiff.Change.Kind, at path: ValuePath, old: Any?, new: Any?) {
+  /// Records a change at a part of the current values, found at `component`.
+  private mutating func record(
+    _ kind: StateDiff.Change.Kind, at component: ValuePath.Component, old: Any?, new: Any?
+  ) {
+    path.components.append(component)
+    defer { path.components.removeLast() }
+    record(kind, old: old, new: new)
+  }
+
+  /// Records a change at the current path; `facts`, when given, are those of both values' type.
+  private mutating func record(
+    _ kind: StateDiff.Change.Kind, old: Any?, new: Any?, facts: TypeFacts? = nil
+  ) {
     changes.append(
       StateDiff.Change(
         path: path,
         kind: kind,
-        old: old.map { ValueRenderer.inlineText(of: $0, at: path, redaction: redaction) },
-        new: new.map { ValueRenderer.inlineText(of: $0, at: path, redaction: redaction) }
+        old: old.map { ValueRenderer.inlineText(of: $0, at: path, redaction: redaction, facts: facts) },
+        new: new.map { ValueRenderer.inlineText(of: $0, at: path, redaction: redaction, facts: facts) }
       )
     )
   }

@@ -12,11 +12,11 @@ enum StructuralEquality {
   }
 
   private static func areEqual(_ a: Any, _ b: Any, comparing: inout Set<ObjectPair>) -> Bool {
-    let a = revealed(a)
-    let b = revealed(b)
+    let (a, facts) = revealed(a)
+    let b = revealed(b).value
     if Reflection.areBitwiseIdentical(a, b) { return true }
-    if let equal = Reflection.isEqual(a, b) { return equal }
-    guard type(of: a) == type(of: b) else { return false }
+    if let equal = facts.isEqual(a, b) { return equal }
+    guard facts.type == type(of: b) else { return false }
     if let first = Reflection.objectIdentifier(of: a), let second = Reflection.objectIdentifier(of: b) {
       if first == second { return true }
       let pair = ObjectPair(first: first, second: second)
@@ -35,7 +35,9 @@ enum StructuralEquality {
     {
       return false
     }
-    if let dictionaryA = a as? any InspectableDictionary, let dictionaryB = b as? any InspectableDictionary {
+    if let dictionaryA = TypeFacts.of(a).inspectableDictionary(a),
+      let dictionaryB = TypeFacts.of(b).inspectableDictionary(b)
+    {
       let entries = dictionaryA.inspectedEntries
       guard entries.count == dictionaryB.inspectedEntries.count else { return false }
       return entries.allSatisfy { entry in
@@ -55,10 +57,13 @@ enum StructuralEquality {
     return true
   }
 
-  /// The value a ``Redacted`` or an `AnyHashable` stands for.
-  private static func revealed(_ value: Any) -> Any {
-    if let redacted = value as? any RedactedStorage { return revealed(redacted.unredactedValue) }
-    return Reflection.unboxed(value)
+  /// The value a ``Redacted`` or an `AnyHashable` stands for, and its facts.
+  private static func revealed(_ value: Any) -> (value: Any, facts: TypeFacts) {
+    let facts = TypeFacts.of(value)
+    if let redacted = facts.redacted(value) { return revealed(redacted.unredactedValue) }
+    guard facts.isAnyHashable else { return (value, facts) }
+    let base = Reflection.unboxed(value)
+    return (base, TypeFacts.of(base))
   }
 }
 
