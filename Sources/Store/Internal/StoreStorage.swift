@@ -19,7 +19,24 @@ struct StoreStorage<State, Action> {
   /// Re-entrant sends, processed FIFO after the current action.
   @usableFromInline var queue: [PendingAction<Action>] = []
   @usableFromInline var queueHead = 0
-  @usableFromInline var observers: [StateObserver<State>] = []
+  /// The observers; change them through `addObserver(_:)` and `removeObservers(where:)`, which
+  /// keep `observerRefs` in step.
+  @usableFromInline private(set) var observers: [StateObserver<State>] = []
+  /// `observers`, unretained (`observers` holds them), for notifying: loading an element of
+  /// `observers` retained and released it, about 8 ns of a 29 ns send with one observer.
+  @usableFromInline private(set) var observerRefs: ContiguousArray<Unmanaged<StateObserver<State>>> = []
+
+  @usableFromInline
+  mutating func addObserver(_ observer: StateObserver<State>) {
+    observers.append(observer)
+    observerRefs.append(Unmanaged.passUnretained(observer))
+  }
+
+  @usableFromInline
+  mutating func removeObservers(where shouldRemove: (StateObserver<State>) -> Bool) {
+    observers.removeAll(where: shouldRemove)
+    observerRefs = ContiguousArray(observers.map { Unmanaged.passUnretained($0) })
+  }
   /// How many notification rounds are running; while one is, removals only deactivate.
   @usableFromInline var notifyDepth = 0
   @usableFromInline var observersNeedCompaction = false
