@@ -48,4 +48,29 @@ struct MonotonicClockTests {
       #expect(calibration.nanosecondsPerTick > 0.01 && calibration.nanosecondsPerTick < 100)
     }
   }
+
+  @Test func refiningMeasuresTheRateOverTheWholeBaselineAndNeverGoesBack() throws {
+    // A counter whose true rate is 0.5 ns per tick: nanoseconds = (ticks - 1,000) / 2.
+    func truth(_ ticks: UInt64) -> (ticks: UInt64, nanoseconds: Int64) { (ticks, Int64(ticks - 1_000) / 2) }
+    // Calibrated with a rate twice too fast: it maps ticks 101,000 to 100,000 ns, not 50,000.
+    let fast = MonotonicClock.Calibration(
+      firstTicks: 1_000, firstNanoseconds: 0, ticks: 3_000, nanoseconds: 1_000, nanosecondsPerTick: 1.0,
+      refineAtTicks: 7_000)
+    #expect(fast.nanoseconds(at: 101_000) == 99_000)
+    let refined = try #require(MonotonicClock.refined(fast, at: truth(101_000)))
+    #expect(refined.nanosecondsPerTick == 0.5)
+    #expect(refined.nanoseconds == 99_000)  // where `fast` had got to: no going back
+    #expect(refined.refineAtTicks == 101_000 + 300_000)
+    #expect(refined.nanoseconds(at: 401_000) == 249_000)  // the offset stays, it does not grow
+    // Calibrated too slow, it lags: refining moves it forward to the system clock.
+    let slow = MonotonicClock.Calibration(
+      firstTicks: 1_000, firstNanoseconds: 0, ticks: 3_000, nanoseconds: 1_000, nanosecondsPerTick: 0.25,
+      refineAtTicks: 7_000)
+    let caughtUp = try #require(MonotonicClock.refined(slow, at: truth(101_000)))
+    #expect(caughtUp.nanoseconds == 50_000)
+    #expect(caughtUp.nanosecondsPerTick == 0.5)
+    // A reading before the baseline began, or a rate that is no counter's, refines nothing.
+    #expect(MonotonicClock.refined(slow, at: (ticks: 500, nanoseconds: 0)) == nil)
+    #expect(MonotonicClock.refined(slow, at: (ticks: 2_000, nanoseconds: 1_000_000)) == nil)
+  }
 }

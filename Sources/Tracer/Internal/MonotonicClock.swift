@@ -1,4 +1,5 @@
 import CChronicleTicks
+import Synchronization
 
 #if canImport(Darwin)
   import Darwin
@@ -14,31 +15,107 @@ import CChronicleTicks
 /// read is the largest part of recording. `ContinuousClock.now` costs about 65 ns on Linux (it
 /// reads `CLOCK_BOOTTIME`) and `clock_gettime(CLOCK_MONOTONIC)` about 28 ns; the CPU's invariant
 /// cycle counter (x86 TSC, ARM64 `CNTVCT_EL0`) about 11 ns. So on Linux, where the kernel itself
-/// keeps time with that counter, readings are ticks converted to `CLOCK_MONOTONIC` nanoseconds
-/// with a rate measured once per process (over 2 ms, when the first journal is made). Elsewhere,
-/// or when the kernel does not trust the counter (its clock source is not `tsc` on x86), the
-/// system clock is read directly.
+/// keeps time with that counter, readings are ticks converted to `CLOCK_MONOTONIC` nanoseconds.
+/// Elsewhere, or when the kernel does not trust the counter (its clock source is not `tsc` on
+/// x86), the system clock is read directly.
+///
+/// The conversion rate is measured over 2 ms when the first journal is made, then refined against
+/// the system clock over a baseline that grows fourfold each time (8 ms, 32 ms, ... after the
+/// first reading), so that readings stay within about a microsecond of `CLOCK_MONOTONIC` however
+/// long the process runs, and never go back.
 @usableFromInline
 enum MonotonicClock {
-  /// How to turn ticks into nanoseconds.
+  /// How to turn ticks into nanoseconds: an immutable value, replaced as a whole when refined.
   @usableFromInline
-  struct Calibration: Sendable {
-    /// A tick reading, and `CLOCK_MONOTONIC` at that moment.
+  final class Calibration: Sendable {
+    /// The first simultaneous reading: the start of the baseline the rate is measured over.
+    let firstTicks: UInt64
+    let firstNanoseconds: Int64
+    /// A tick reading and the nanoseconds it maps to.
     @usableFromInline let ticks: UInt64
     @usableFromInline let nanoseconds: Int64
     /// Nanoseconds per tick; 0 when the system clock is read instead.
     @usableFromInline let nanosecondsPerTick: Double
+    /// The tick reading from which the rate is refined again.
+    @usableFromInline let refineAtTicks: UInt64
+
+    init(
+      firstTicks: UInt64, firstNanoseconds: Int64, ticks: UInt64, nanoseconds: Int64,
+      nanosecondsPerTick: Double, refineAtTicks: UInt64
+    ) {
+      self.firstTicks = firstTicks
+      self.firstNanoseconds = firstNanoseconds
+      self.ticks = ticks
+      self.nanoseconds = nanoseconds
+      self.nanosecondsPerTick = nanosecondsPerTick
+      self.refineAtTicks = refineAtTicks
+    }
+
+    /// The nanoseconds `ticks` maps to.
+    @inlinable
+    func nanoseconds(at ticks: UInt64) -> Int64 {
+      // Signed: a reading on another core may be a few ticks behind this calibration's.
+      nanoseconds &+ Int64(Double(Int64(bitPattern: ticks &- self.ticks)) * nanosecondsPerTick)
+    }
   }
 
-  @usableFromInline static let calibration = measureCalibration()
+  /// The current calibration, as the bits of an unretained reference. Replaced calibrations are
+  /// never released (a reader may still be using one): refinement replaces one at fourfold
+  /// intervals, so a process keeps a few dozen at most (about 20 after a day).
+  @usableFromInline static let current = Atomic<UInt>(
+    UInt(bitPattern: Unmanaged.passRetained(measure()).toOpaque()))
 
   @inlinable
   static func now() -> Int64 {
-    let calibration = self.calibration
-    guard calibration.nanosecondsPerTick > 0 else { return systemNow() }
-    // Signed: a reading on another core may be a few ticks behind the calibration's.
-    let elapsed = Int64(bitPattern: chronicle_ticks() &- calibration.ticks)
-    return calibration.nanoseconds &+ Int64(Double(elapsed) * calibration.nanosecondsPerTick)
+    let bits = current.load(ordering: .acquiring)
+    return Unmanaged<Calibration>.fromOpaque(UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped)
+      ._withUnsafeGuaranteedRef { calibration in
+        guard calibration.nanosecondsPerTick > 0 else { return systemNow() }
+        let ticks = chronicle_ticks()
+        if ticks >= calibration.refineAtTicks { return refine(calibration, bits: bits) }
+        return calibration.nanoseconds(at: ticks)
+      }
+  }
+
+  /// The calibration after `calibration`: the rate over the whole baseline so far, anchored at a
+  /// fresh simultaneous reading (or where `calibration` maps it, if that is later, so that no
+  /// reading goes back). Returns the time now.
+  @usableFromInline @inline(never)
+  static func refine(_ calibration: Calibration, bits: UInt) -> Int64 {
+    let reading = simultaneousReading()
+    guard let refined = refined(calibration, at: reading) else {
+      return calibration.nanoseconds(at: reading.ticks)
+    }
+    let refinedBits = UInt(bitPattern: Unmanaged.passRetained(refined).toOpaque())
+    if !current.compareExchange(expected: bits, desired: refinedBits, ordering: .acquiringAndReleasing)
+      .exchanged
+    {
+      // Another thread refined first: use its calibration, drop this one.
+      Unmanaged<Calibration>.fromOpaque(UnsafeRawPointer(bitPattern: refinedBits)!).release()
+    }
+    return refined.nanoseconds
+  }
+
+  /// `calibration` refined by a simultaneous `reading`: the rate over the whole baseline since its
+  /// first reading, anchored at `reading` — or where `calibration` maps it, if that is later, so
+  /// that no reading goes back — and refined again after three times the baseline.
+  static func refined(
+    _ calibration: Calibration, at reading: (ticks: UInt64, nanoseconds: Int64)
+  ) -> Calibration? {
+    let baseline = Int64(bitPattern: reading.ticks &- calibration.firstTicks)
+    guard baseline > 0 else { return nil }
+    let rate = Double(reading.nanoseconds &- calibration.firstNanoseconds) / Double(baseline)
+    guard rate > 0.01, rate < 100 else { return nil }
+    return Calibration(
+      firstTicks: calibration.firstTicks, firstNanoseconds: calibration.firstNanoseconds,
+      ticks: reading.ticks, nanoseconds: max(reading.nanoseconds, calibration.nanoseconds(at: reading.ticks)),
+      nanosecondsPerTick: rate, refineAtTicks: reading.ticks &+ UInt64(baseline) &* 3)
+  }
+
+  /// The current calibration (for tests).
+  static var calibration: Calibration {
+    Unmanaged<Calibration>.fromOpaque(UnsafeRawPointer(bitPattern: current.load(ordering: .acquiring))!)
+      .takeUnretainedValue()
   }
 
   /// The system's monotonic clock, in nanoseconds.
@@ -53,10 +130,12 @@ enum MonotonicClock {
     #endif
   }
 
-  /// Measures the tick rate against the system clock, or returns a calibration that reads the
-  /// system clock when ticks cannot be trusted.
-  static func measureCalibration() -> Calibration {
-    let system = Calibration(ticks: 0, nanoseconds: 0, nanosecondsPerTick: 0)
+  /// Measures the tick rate against the system clock over 2 ms, or returns a calibration that
+  /// reads the system clock when ticks cannot be trusted.
+  static func measure() -> Calibration {
+    let system = Calibration(
+      firstTicks: 0, firstNanoseconds: 0, ticks: 0, nanoseconds: 0, nanosecondsPerTick: 0, refineAtTicks: .max
+    )
     guard ticksAreTrusted() else { return system }
     let start = simultaneousReading()
     var end = simultaneousReading()
@@ -66,7 +145,9 @@ enum MonotonicClock {
     let rate = Double(end.nanoseconds &- start.nanoseconds) / Double(ticks)
     // A rate outside 10 MHz ... 100 GHz is not a cycle counter.
     guard rate > 0.01, rate < 100 else { return system }
-    return Calibration(ticks: end.ticks, nanoseconds: end.nanoseconds, nanosecondsPerTick: rate)
+    return Calibration(
+      firstTicks: start.ticks, firstNanoseconds: start.nanoseconds, ticks: end.ticks,
+      nanoseconds: end.nanoseconds, nanosecondsPerTick: rate, refineAtTicks: end.ticks &+ UInt64(ticks) &* 3)
   }
 
   /// A tick reading and the system clock at the same moment: the tick between two clock readings
