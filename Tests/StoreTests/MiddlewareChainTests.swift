@@ -62,8 +62,11 @@ struct MiddlewareChainTests {
 
   @Test func metadataCarriesSequenceContextAndCause() {
     let metadata = Recorder<ActionMetadata>()
+    let fields = Recorder<String>()
     let watcher = AnyMiddleware<Counter.State, Counter.Action> { action, context, next in
       metadata.append(context.metadata)
+      // The same facts one by one, without the clock read `metadata` may make.
+      fields.append("\(context.sequence) \(context.contextLabel ?? "-") \(context.cause)")
       if action == .increment { context.send(.note("echo"), as: .thunk, label: "echoer") }
       next(action)
     }
@@ -77,6 +80,8 @@ struct MiddlewareChainTests {
     #expect(values.map(\.context) == ["CounterScreen", "CounterScreen", nil])
     #expect(values.map(\.cause) == [.user, Cause(kind: .thunk, parent: 1, label: "echoer"), .user])
     #expect(values.allSatisfy { $0.timestamp >= before && $0.timestamp <= after })
+    #expect(fields.values == values.map { "\($0.sequence) \($0.context ?? "-") \($0.cause)" })
+    #expect(fields.values == ["1 CounterScreen user", "2 CounterScreen thunk \"echoer\" ← #1", "3 - user"])
   }
 
   @Test func timestampIsTakenOncePerAction() {
