@@ -38,15 +38,14 @@ import sys
 
 path, elapsed, log = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 
-# What the memory scenarios' journals hold, as they printed it.
+# What the memory scenarios' journals hold, and what the export scenarios wrote (with the resident
+# memory before they began), as they printed it.
 HOLDINGS = {}
+EXPORTS = {}
 for line in open(log, errors="replace"):
     found = re.search(r"chronicle-journal: (\S+) holds (\d+) entries, (\d+) committed, approximateBytes (\d+)", line)
     if found:
         HOLDINGS[found.group(1)] = [int(found.group(n)) for n in (2, 3, 4)]
-# What the export scenarios wrote, and the resident memory before they began.
-EXPORTS = {}
-for line in open(log, errors="replace"):
     found = re.search(r"chronicle-export: (\S+) wrote (\d+) bytes, (\d+) entries in (\d+) ns, "
                       r"resident before (\d+), peak (\d+)", line)
     if found:

@@ -260,13 +260,7 @@ public final class TimeTravel<State: Sendable, Action: Sendable>: Sendable {
         Recomputation.state(before: target, in: snapshot, skipping: skipped, untrustedFrom: untrusted)
         ?? store.state
       journal.reset(to: state)
-      travel.withLock { travel in
-        travel.skipped = []
-        travel.untrustedFrom = nil
-        travel.position = nil
-        travel.pausing = false
-      }
-      releaseHeld(to: store)
+      returnToPresent(releasingHeldTo: store)
     }
   }
 
@@ -297,6 +291,12 @@ public final class TimeTravel<State: Sendable, Action: Sendable>: Sendable {
     pauseLiveActions(of: store)
     journal.reset(to: state)
     store.replaceState(state)
+    returnToPresent(releasingHeldTo: store)
+  }
+
+  /// Forgets the position and the skipped actions of a journal just reset, stops holding live
+  /// actions back, and applies those held.
+  private func returnToPresent(releasingHeldTo store: Store<State, Action>) {
     travel.withLock { travel in
       travel.skipped = []
       travel.untrustedFrom = nil

@@ -1,4 +1,5 @@
 import CChronicleTicks
+import Foundation
 import Synchronization
 
 #if canImport(Darwin)
@@ -167,27 +168,13 @@ enum MonotonicClock {
   /// (it rejects an unstable TSC); on ARM64 the virtual counter always is one.
   static func ticksAreTrusted() -> Bool {
     #if os(Linux) && (arch(x86_64) || arch(i386))
-      guard let file = fopen("/sys/devices/system/clocksource/clocksource0/current_clocksource", "r") else {
-        return false
-      }
-      defer { fclose(file) }
-      var buffer = [CChar](repeating: 0, count: 32)
-      guard fgets(&buffer, Int32(buffer.count), file) != nil else { return false }
-      let end = buffer.firstIndex(of: 0) ?? buffer.count
-      let name = String(decoding: buffer[..<end].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-      return name.trimmingNewline == "tsc"
+      let source = try? String(
+        contentsOfFile: "/sys/devices/system/clocksource/clocksource0/current_clocksource", encoding: .utf8)
+      return source?.trimmingCharacters(in: .whitespacesAndNewlines) == "tsc"
     #elseif os(Linux) && arch(arm64)
       return chronicle_ticks_available() != 0
     #else
       return false
     #endif
-  }
-}
-
-extension String {
-  fileprivate var trimmingNewline: Substring {
-    var text = self[...]
-    while let last = text.last, last == "\n" || last == " " { text = text.dropLast() }
-    return text
   }
 }

@@ -16,9 +16,16 @@ struct StringTable: Sendable {
 
   @usableFromInline init() {}
 
-  @inlinable
+  /// The code of `string`, interning it; 0 for `nil`. The `nil` case, which most entries' labels
+  /// are, is always inlined, so that the tracer does not call out for it.
+  @inlinable @inline(__always)
   mutating func code(for string: String?) -> UInt32 {
     guard let string else { return 0 }
+    return code(interning: string)
+  }
+
+  @inlinable
+  mutating func code(interning string: String) -> UInt32 {
     if let last, last.string == string { return last.code }
     let code: UInt32
     if let existing = codes[string] {

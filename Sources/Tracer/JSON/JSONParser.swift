@@ -154,18 +154,7 @@ struct JSONParser {
       let value = try parseValue()
       path.components.removeLast()
       members.append(JSONMember(key, value))
-      skipWhitespace()
-      guard position < bytes.count else { throw failure(.unexpectedEnd) }
-      switch bytes[position] {
-      case UInt8(ascii: ","):
-        position += 1
-      case UInt8(ascii: "}"):
-        position += 1
-        depth -= 1
-        return .object(members)
-      default:
-        throw failure(.unexpectedByte(bytes[position]))
-      }
+      if try endOfMember(closing: UInt8(ascii: "}")) { return .object(members) }
     }
   }
 
@@ -185,18 +174,25 @@ struct JSONParser {
       let value = try parseValue()
       path.components.removeLast()
       elements.append(value)
-      skipWhitespace()
-      guard position < bytes.count else { throw failure(.unexpectedEnd) }
-      switch bytes[position] {
-      case UInt8(ascii: ","):
-        position += 1
-      case UInt8(ascii: "]"):
-        position += 1
-        depth -= 1
-        return .array(elements)
-      default:
-        throw failure(.unexpectedByte(bytes[position]))
-      }
+      if try endOfMember(closing: UInt8(ascii: "]")) { return .array(elements) }
+    }
+  }
+
+  /// After a member or element: consumes the `,` before the next one (returns `false`), or
+  /// `closing`, which ends the container (returns `true`, leaving its level).
+  private mutating func endOfMember(closing: UInt8) throws(Failure) -> Bool {
+    skipWhitespace()
+    guard position < bytes.count else { throw failure(.unexpectedEnd) }
+    switch bytes[position] {
+    case UInt8(ascii: ","):
+      position += 1
+      return false
+    case closing:
+      position += 1
+      depth -= 1
+      return true
+    default:
+      throw failure(.unexpectedByte(bytes[position]))
     }
   }
 

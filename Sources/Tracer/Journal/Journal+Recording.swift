@@ -47,8 +47,8 @@ extension Journal {
         chainNanos: EntryRecord<Action>.duration(end &- start),
         reducerNanos: unknown,
         reducerOffsetNanos: unknown,
-        context: label == nil ? 0 : storage.content.strings.code(for: label),
-        causeLabel: cause.label == nil ? 0 : storage.content.strings.code(for: cause.label),
+        context: storage.content.strings.code(for: label),
+        causeLabel: storage.content.strings.code(for: cause.label),
         causeKind: cause.kind.code,
         flags: [],
         action: action
