@@ -33,3 +33,15 @@ store.send(.decrement)
 store.send(.load)
 await store.waitUntilIdle()  // the effect's `.increment` has been processed
 print("count:", store.state.count)
+
+// A middleware that handles only the actions its predicate accepts.
+let decrements = AnyMiddleware<Counter.State, Counter.Action>(name: "decrements") { action in
+  action == .decrement
+} handle: { action, context, next in
+  print("#\(context.sequence) is a decrement, sent from \(context.contextLabel ?? "anywhere")")
+  next(action)
+}
+
+let quiet = Store(initialState: Counter.State(), reducer: Counter(), middleware: [decrements])
+quiet.send(.increment)
+quiet.send(.decrement, context: "CounterScreen")

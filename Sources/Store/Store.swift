@@ -41,6 +41,12 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
   /// The middlewares' action handlers alone: reading one costs one retain, where reading an
   /// `AnyMiddleware` out of `middleware` copies its name and both closures.
   @usableFromInline let handlers: ContiguousArray<Unmanaged<HandlerBox<State, Action>>>
+  /// Whether the store's only middleware has a predicate: then `gate` is asked first, and an
+  /// action it rejects skips the chain.
+  @usableFromInline let isGated: Bool
+  /// That predicate. Not optional: called out of an optional, a closure's context was retained
+  /// and released around each call.
+  @usableFromInline let gate: @Sendable (Action) -> Bool
   /// Runs this store's effect tasks and counts their jobs, so a `TestClock` knows when they have
   /// settled.
   package let activity = TaskActivity()
@@ -80,7 +86,20 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
     self.storage.initialize(to: StoreStorage(state: initialState))
     self.reducer = reduce
     self.middleware = middleware
-    self.handlers = ContiguousArray(middleware.map { Unmanaged.passRetained(HandlerBox($0.handleAction)) })
+    // A gated store has asked the predicate already: its handler is the one without the check.
+    self.handlers = ContiguousArray(
+      middleware.map {
+        Unmanaged.passRetained(HandlerBox(middleware.count == 1 ? $0.handleAcceptedAction : $0.handleAction))
+      })
+    // The predicate is stored as it is: any wrapping (even through an array) adds a call per
+    // action, or two reabstraction thunks.
+    if middleware.count == 1, let predicate = middleware[0].predicate {
+      self.isGated = true
+      self.gate = predicate
+    } else {
+      self.isGated = false
+      self.gate = { _ in true }
+    }
   }
 
   deinit {
@@ -137,11 +156,12 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
   func process(_ action: Action, context: String?, cause: Cause) {
     let storage = self.storage
     storage.pointee.sequence &+= 1
-    if handlers.isEmpty {
-      // Nobody reads the metadata: keep context and cause in registers, and hand them on only
-      // if the reducer starts an effect (storing two strings per action costs runtime calls).
+    if handlers.isEmpty || (isGated && !gate(action)) {
+      // No middleware sees the action, so nobody reads the metadata: keep context and cause in
+      // registers, and hand them on only if the reducer starts an effect (storing two strings
+      // per action costs runtime calls).
       let effect = reduce(action)
-      if !effect.isNone { startReducerEffect(effect, context: context) }
+      if !effect.isNone { startReducerEffect(effect, context: context, cause: cause) }
       if !storage.pointee.observers.isEmpty { notifyObservers() }
     } else {
       // Assigned only when a string is involved: replacing a `nil` label with `nil` still called

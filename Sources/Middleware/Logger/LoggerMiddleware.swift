@@ -170,17 +170,8 @@ extension AnyMiddleware {
     -> AnyMiddleware
   {
     let middleware = LoggerMiddleware(options: options, sink: sink)
-    guard let predicate = options.predicate else {
-      return AnyMiddleware(name: "logger") { action, context, next in
-        middleware.log(action, context: context, next: next)
-      } event: { event, context in
-        middleware.handle(event, context: context)
-      }
-    }
-    // The predicate captured on its own, unwrapped once here: read out of the options on every
-    // action, the optional closure was copied (its context retained and released) each time.
-    return AnyMiddleware(name: "logger") { action, context, next in
-      guard predicate(action) else { return next(action) }
+    // The predicate goes to the store too, which asks it before entering the chain.
+    return AnyMiddleware(name: "logger", predicate: options.predicate) { action, context, next in
       middleware.log(action, context: context, next: next)
     } event: { event, context in
       middleware.handle(event, context: context)

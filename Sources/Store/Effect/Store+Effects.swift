@@ -18,8 +18,20 @@ enum EffectOutcome: Sendable {
 extension Store {
   // MARK: - Starting
 
+  /// Starts the effect the reducer returned for the action being processed.
+  ///
+  /// - Parameters:
+  ///   - context: The action's context label.
+  ///   - cause: The action's cause when no middleware saw the action, so neither it nor the
+  ///     context was recorded: they are recorded now, for the middlewares that see the effect's
+  ///     events.
   @usableFromInline
-  func startReducerEffect(_ effect: Effect<Action>, context: String?) {
+  func startReducerEffect(_ effect: Effect<Action>, context: String?, cause: Cause? = nil) {
+    if let cause, !middleware.isEmpty {
+      storage.pointee.currentContext = context
+      storage.pointee.currentCause = cause
+      storage.pointee.currentTimestamp = nil
+    }
     start(
       effect,
       in: EffectScope(kind: .effect, label: nil, parentSequence: storage.pointee.sequence, context: context))

@@ -2,7 +2,7 @@
 ///
 /// Built-in middlewares are offered as static factories (e.g. `.logger()`), so a list reads
 /// `middleware: [.logger(), .thunks()]`. Wrap your own types with ``init(_:)``, or write a
-/// middleware inline with ``init(name:handle:)``.
+/// middleware inline with ``init(name:predicate:handle:event:)``.
 public struct AnyMiddleware<State: Sendable, Action: Sendable>: Middleware {
   /// A name for the middleware, used in diagnostics.
   public let name: String
@@ -10,6 +10,10 @@ public struct AnyMiddleware<State: Sendable, Action: Sendable>: Middleware {
     @Sendable (Action, MiddlewareContext<State, Action>, MiddlewareNext<State, Action>) -> Void
   @usableFromInline let handleAction: ActionHandler
   @usableFromInline let handleEvent: @Sendable (EffectEvent, MiddlewareContext<State, Action>) -> Void
+  /// Which actions reach `handleAction`; `nil`: all of them.
+  @usableFromInline let predicate: (@Sendable (Action) -> Bool)?
+  /// The handler without the predicate's check, for a store that asks the predicate itself.
+  @usableFromInline let handleAcceptedAction: ActionHandler
 
   /// Wraps a middleware.
   public init<M: Middleware>(_ base: M) where M.State == State, M.Action == Action {
@@ -20,6 +24,8 @@ public struct AnyMiddleware<State: Sendable, Action: Sendable>: Middleware {
     self.name = String(describing: M.self)
     self.handleAction = { base.handle($0, context: $1, next: $2) }
     self.handleEvent = { base.handle($0, context: $1) }
+    self.predicate = nil
+    self.handleAcceptedAction = handleAction
   }
 
   /// Creates a middleware from closures.
@@ -30,8 +36,20 @@ public struct AnyMiddleware<State: Sendable, Action: Sendable>: Middleware {
   ///   next(action)
   /// }
   /// ```
+  ///
+  /// - Parameters:
+  ///   - name: A name for diagnostics.
+  ///   - predicate: Which actions this middleware handles; `nil` (the default): all of them.
+  ///     An action it rejects passes on as if the middleware were not in the chain: `handle` is
+  ///     not called. It is asked once each time an action reaches the middleware, before
+  ///     anything else is done. When it is a store's only middleware, the store asks it before
+  ///     entering the chain, and an action it rejects costs the call and nothing else.
+  ///   - handle: Handles an action; call `next` to pass it on.
+  ///   - event: Observes the effects' lifecycle events (all of them: the predicate is asked only
+  ///     about actions).
   public init(
     name: String = "middleware",
+    predicate: (@Sendable (_ action: Action) -> Bool)? = nil,
     handle:
       @escaping @Sendable (
         _ action: Action, _ context: MiddlewareContext<State, Action>, _ next: MiddlewareNext<State, Action>
@@ -41,8 +59,17 @@ public struct AnyMiddleware<State: Sendable, Action: Sendable>: Middleware {
     }
   ) {
     self.name = name
-    self.handleAction = handle
     self.handleEvent = event
+    self.predicate = predicate
+    self.handleAcceptedAction = handle
+    if let predicate {
+      self.handleAction = { action, context, next in
+        guard predicate(action) else { return next(action) }
+        handle(action, context, next)
+      }
+    } else {
+      self.handleAction = handle
+    }
   }
 
   @inlinable
