@@ -86,11 +86,6 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
     self.storage.initialize(to: StoreStorage(state: initialState))
     self.reducer = reduce
     self.middleware = middleware
-    // A gated store has asked the predicate already: its handler is the one without the check.
-    self.handlers = ContiguousArray(
-      middleware.map {
-        Unmanaged.passRetained(HandlerBox(middleware.count == 1 ? $0.handleAcceptedAction : $0.handleAction))
-      })
     // The predicate is stored as it is: any wrapping (even through an array) adds a call per
     // action, or two reabstraction thunks.
     if middleware.count == 1, let predicate = middleware[0].predicate {
@@ -100,6 +95,13 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
       self.isGated = false
       self.gate = { _ in true }
     }
+    // A gated store has asked the predicate already: its handler is the one without the check.
+    let isGated = self.isGated
+    self.handlers = ContiguousArray(
+      middleware.map {
+        Unmanaged.passRetained(HandlerBox(isGated ? $0.handleAction : $0.checkedActionHandler))
+      }
+    )
   }
 
   deinit {

@@ -12,8 +12,6 @@ public struct AnyMiddleware<State: Sendable, Action: Sendable>: Middleware {
   @usableFromInline let handleEvent: @Sendable (EffectEvent, MiddlewareContext<State, Action>) -> Void
   /// Which actions reach `handleAction`; `nil`: all of them.
   @usableFromInline let predicate: (@Sendable (Action) -> Bool)?
-  /// The handler without the predicate's check, for a store that asks the predicate itself.
-  @usableFromInline let handleAcceptedAction: ActionHandler
 
   /// Wraps a middleware.
   public init<M: Middleware>(_ base: M) where M.State == State, M.Action == Action {
@@ -25,7 +23,6 @@ public struct AnyMiddleware<State: Sendable, Action: Sendable>: Middleware {
     self.handleAction = { base.handle($0, context: $1, next: $2) }
     self.handleEvent = { base.handle($0, context: $1) }
     self.predicate = nil
-    self.handleAcceptedAction = handleAction
   }
 
   /// Creates a middleware from closures.
@@ -59,16 +56,19 @@ public struct AnyMiddleware<State: Sendable, Action: Sendable>: Middleware {
     }
   ) {
     self.name = name
+    self.handleAction = handle
     self.handleEvent = event
     self.predicate = predicate
-    self.handleAcceptedAction = handle
-    if let predicate {
-      self.handleAction = { action, context, next in
-        guard predicate(action) else { return next(action) }
-        handle(action, context, next)
-      }
-    } else {
-      self.handleAction = handle
+  }
+
+  /// `handleAction` behind the predicate: what a chain calls when nobody asked the predicate
+  /// before.
+  var checkedActionHandler: ActionHandler {
+    guard let predicate else { return handleAction }
+    let handle = handleAction
+    return { action, context, next in
+      guard predicate(action) else { return next(action) }
+      handle(action, context, next)
     }
   }
 
@@ -76,6 +76,7 @@ public struct AnyMiddleware<State: Sendable, Action: Sendable>: Middleware {
   public func handle(
     _ action: Action, context: MiddlewareContext<State, Action>, next: MiddlewareNext<State, Action>
   ) {
+    if let predicate, !predicate(action) { return next(action) }
     handleAction(action, context, next)
   }
 
