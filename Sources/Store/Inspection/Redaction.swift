@@ -94,6 +94,14 @@ public struct Redaction: Sendable {
   /// ``redacts(_:at:)`` for a value whose type facts are at hand.
   func redacts(_ value: Any, facts: TypeFacts, at path: ValuePath) -> Bool {
     if facts.isSensitive(value) { return true }
+    if redactsKey(at: path) { return true }
+    return rules.contains { $0(path, value) }
+  }
+
+  /// Whether a key rule names the last component of `path`, whatever the value there: how an
+  /// encoder that meets an enum case's payload as a nested container, without a value to offer,
+  /// applies the rules.
+  package func redactsKey(at path: ValuePath) -> Bool {
     if !names.isEmpty, let last = path.components.last {
       switch last {
       case .property(let name), .case(let name):
@@ -104,6 +112,6 @@ public struct Redaction: Sendable {
         break
       }
     }
-    return rules.contains { $0(path, value) }
+    return false
   }
 }

@@ -8,6 +8,11 @@ import Foundation
 /// so the key rules apply to the JSON produced as well as to printed values, and any
 /// ``SensitiveValue`` is written `"<redacted>"` even when its own `encode(to:)` would reveal it.
 ///
+/// A nested container opened for a key (how synthesized `Codable` writes an enum case's payload,
+/// `{"token":{"_0":…}}`) is checked against the key rules too: one whose key a rule names is
+/// written `"<redacted>"` whole when it holds anything, as the printed value hides the payload of
+/// `case token(String)`. A payload-free case (`{"token":{}}`) stays as it is: it holds no value.
+///
 /// The output matches `JSONEncoder`'s default strategies (`Date` as seconds since the reference
 /// date, `Data` as Base64, `URL` as its absolute string), so `JSONDecoder` reads it back.
 struct JSONValueEncoder {
@@ -25,19 +30,68 @@ struct JSONValueEncoder {
     let context = EncodingContext(redaction: redaction)
     return try context.box(value, path: []).resolved()
   }
+
+  /// The JSON for `value`, and the values written as `"<redacted>"` with their places in it.
+  ///
+  /// Exports compare the parts of consecutive states to say that a redacted value changed
+  /// without writing it (see ``RedactedPart``).
+  func encodeRecordingRedactions(
+    _ value: some Encodable
+  ) throws -> (json: JSONValue, redacted: [RedactedPart]) {
+    let context = EncodingContext(redaction: redaction)
+    context.recordsRedactions = true
+    let json = try context.box(value, path: []).resolved()
+    // A part found inside a container redacted by its key has no place in the JSON written.
+    let containers = context.redactedParts.filter { $0.value == nil }.map(\.path)
+    let parts = context.redactedParts.filter { part in
+      part.value != nil
+        && !containers.contains { $0.count < part.path.count && Array(part.path.prefix($0.count)) == $0 }
+    }
+    return (json, parts)
+  }
+}
+
+/// A value the encoder wrote as `"<redacted>"`, with where it sits in the JSON.
+struct RedactedPart {
+  /// Object keys and array positions from the root of the JSON.
+  var path: [StatePatch.PathComponent]
+  /// The value itself; `nil` for a container redacted by its key, whose value the encoder never
+  /// sees whole.
+  var value: Any?
 }
 
 /// The policy and helpers shared by the encoders and containers of one `encode` call.
 private final class EncodingContext {
   let redaction: Redaction
+  var recordsRedactions = false
+  var redactedParts: [RedactedPart] = []
 
   init(redaction: Redaction) {
     self.redaction = redaction
   }
 
   func redacts(_ value: Any, path: [any CodingKey]) -> Bool {
-    if value is any SensitiveValue { return true }
-    return redaction.redacts(value, at: valuePath(path))
+    if value is any SensitiveValue || redaction.redacts(value, at: valuePath(path)) {
+      record(value, path: path)
+      return true
+    }
+    return false
+  }
+
+  /// Whether the key rules name the last key of `path`: the container opened there is redacted.
+  func redactsContainer(path: [any CodingKey]) -> Bool {
+    guard redaction.redactsKey(at: valuePath(path)) else { return false }
+    record(nil, path: path)
+    return true
+  }
+
+  private func record(_ value: Any?, path: [any CodingKey]) {
+    guard recordsRedactions else { return }
+    let components = path.map { key -> StatePatch.PathComponent in
+      if let index = key.intValue, key is IndexKey { return .index(index) }
+      return .key(key.stringValue)
+    }
+    redactedParts.append(RedactedPart(path: components, value: value))
   }
 
   func valuePath(_ path: [any CodingKey]) -> ValuePath {
@@ -109,6 +163,8 @@ private enum EncodedNode {
   case object(ObjectBox)
   case array(ArrayBox)
   case encoder(TreeEncoder)
+  /// A container redacted by its key: the placeholder, unless nothing was written into it.
+  indirect case redacted(EncodedNode)
 
   func resolved() -> JSONValue {
     switch self {
@@ -116,6 +172,12 @@ private enum EncodedNode {
     case .object(let box): .object(box.members.map { JSONMember($0.key, $0.node.resolved()) })
     case .array(let box): .array(box.elements.map { $0.resolved() })
     case .encoder(let encoder): encoder.node?.resolved() ?? .object([])
+    case .redacted(let node):
+      switch node.resolved() {
+      case .object([]): .object([])
+      case .array([]): .array([])
+      default: .string(Redaction.placeholder)
+      }
     }
   }
 }
@@ -236,11 +298,12 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     -> KeyedEncodingContainer<NestedKey>
   {
     let nested: ObjectBox
-    if case .object(let existing) = box.existing(key.stringValue) {
+    switch box.existing(key.stringValue) {
+    case .object(let existing), .redacted(.object(let existing)):
       nested = existing
-    } else {
+    default:
       nested = ObjectBox()
-      box.set(.object(nested), for: key.stringValue)
+      box.set(wrapped(.object(nested), forKey: key), for: key.stringValue)
     }
     return KeyedEncodingContainer(
       KeyedContainer<NestedKey>(context: context, box: nested, codingPath: path(key)))
@@ -248,27 +311,35 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
   mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
     let nested: ArrayBox
-    if case .array(let existing) = box.existing(key.stringValue) {
+    switch box.existing(key.stringValue) {
+    case .array(let existing), .redacted(.array(let existing)):
       nested = existing
-    } else {
+    default:
       nested = ArrayBox()
-      box.set(.array(nested), for: key.stringValue)
+      box.set(wrapped(.array(nested), forKey: key), for: key.stringValue)
     }
     return UnkeyedContainer(context: context, box: nested, codingPath: path(key))
   }
 
   mutating func superEncoder() -> any Encoder {
-    superEncoder(key: superKey)
+    superEncoder(key: AnyKey(superKey))
   }
 
   mutating func superEncoder(forKey key: Key) -> any Encoder {
-    superEncoder(key: key.stringValue)
+    superEncoder(key: AnyKey(key.stringValue))
   }
 
-  private func superEncoder(key: String) -> any Encoder {
-    let encoder = TreeEncoder(context: context, codingPath: codingPath + [AnyKey(key)])
-    box.set(.encoder(encoder), for: key)
+  private func superEncoder(key: AnyKey) -> any Encoder {
+    let encoder = TreeEncoder(context: context, codingPath: path(key))
+    box.set(wrapped(.encoder(encoder), forKey: key), for: key.stringValue)
     return encoder
+  }
+
+  /// The container opened at `key`, redacted when the key rules name `key`. Its contents are
+  /// still encoded (into a node that is never written) so that the value's `encode(to:)` runs
+  /// as it would otherwise.
+  private func wrapped(_ node: EncodedNode, forKey key: some CodingKey) -> EncodedNode {
+    context.redactsContainer(path: path(key)) ? .redacted(node) : node
   }
 }
 
