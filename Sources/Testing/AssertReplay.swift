@@ -18,10 +18,13 @@ import Foundation
 /// Files ending in `.ndjson` are read as NDJSON streams (``ChronicleTracer/NDJSONFileSink``),
 /// others as Journal JSON. Replay runs reducers only (see ``ChronicleTimeTravel/Replay``).
 ///
+/// The failure message never shows a value marked as sensitive, nor one that `redaction`
+/// selects: pass the policy of the app's logger and exports.
+///
 /// - Returns: The report, or `nil` when the file could not be imported.
 @discardableResult
 public func assertReplay<R: Reducer>(
-  journal url: URL, reducer: R,
+  journal url: URL, reducer: R, redaction: Redaction = .default,
   fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
 ) -> ReplayReport<R.State, R.Action>? where R.State: Equatable & Decodable, R.Action: Decodable {
   let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
@@ -35,27 +38,30 @@ public func assertReplay<R: Reducer>(
     IssueReporter.fail("Cannot replay \(url.lastPathComponent): \(error)", at: site)
     return nil
   }
-  ReplayAssertion.check(report, source: url.lastPathComponent, at: site)
+  ReplayAssertion.check(report, source: url.lastPathComponent, redaction: redaction, at: site)
   return report
 }
 
 /// Replays `journal` into `reducer`, and fails the test at the line of the call if a recorded
-/// state differs from the replayed one (see ``assertReplay(journal:reducer:fileID:filePath:line:column:)``).
+/// state differs from the replayed one (see ``assertReplay(journal:reducer:redaction:fileID:filePath:line:column:)``).
 @discardableResult
 public func assertReplay<R: Reducer>(
-  journal: Journal<R.State, R.Action>, reducer: R,
+  journal: Journal<R.State, R.Action>, reducer: R, redaction: Redaction = .default,
   fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
 ) -> ReplayReport<R.State, R.Action> where R.State: Equatable {
   let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
   let report = Replay.verify(journal, reducer: reducer)
-  ReplayAssertion.check(report, source: "the journal", at: site)
+  ReplayAssertion.check(report, source: "the journal", redaction: redaction, at: site)
   return report
 }
 
 /// The failure message of a replay that diverged.
 enum ReplayAssertion {
-  static func check<State, Action>(_ report: ReplayReport<State, Action>, source: String, at site: CallSite) {
+  static func check<State, Action>(
+    _ report: ReplayReport<State, Action>, source: String, redaction: Redaction, at site: CallSite
+  ) {
     guard let divergence = report.divergence else { return }
-    IssueReporter.fail("Replay of \(source) diverged at \(divergence)", at: site)
+    IssueReporter.fail(
+      "Replay of \(source) diverged at \(divergence.description(redaction: redaction))", at: site)
   }
 }

@@ -23,6 +23,11 @@ import Foundation
 /// Actions are written as `.` followed by their description (`.add(5)`,
 /// `.rename("Ann")`), which is Swift for enums whose payloads are literals. Entries that a
 /// middleware stopped are left out, with a comment.
+///
+/// The source never holds a secret: values marked as sensitive (a ``ChronicleStore/SensitiveValue``,
+/// a ``ChronicleStore/Redacted`` property) and values the `redaction` policy selects are written
+/// `<redacted>` in actions and `"<redacted>"` in states, as every export writes them, and a
+/// comment at the top of the test asks for test values in their place.
 public enum TestSourceGenerator {
   /// Why a test could not be generated.
   public enum Failure: Error, Sendable, Hashable, CustomStringConvertible {
@@ -56,11 +61,12 @@ public enum TestSourceGenerator {
   ///     actions; `nil` to write no clock advances.
   ///   - stateType: The state type as the test target names it; defaults to
   ///     `String(reflecting: State.self)`, the module-qualified name.
+  ///   - redaction: Which values to write as `<redacted>`, besides those marked as sensitive.
   /// - Returns: The file's text.
   public static func source<State: Codable & Sendable, Action: Sendable>(
     from snapshot: JournalSnapshot<State, Action>, range: Range<Int>? = nil, reducer: String,
     imports: [String] = [], testName: String = "recordedRun", clock: String? = nil,
-    stateType: String? = nil
+    stateType: String? = nil, redaction: Redaction = .default
   ) throws(Failure) -> String {
     let range = (range ?? snapshot.indices).clamped(to: snapshot.indices)
     guard !range.isEmpty else { throw .emptyRange }
@@ -75,16 +81,21 @@ public enum TestSourceGenerator {
       "@Test func \(testName)() async throws {",
     ]
     if let clock { lines.append("  // Assumes `\(clock)` is the TestClock that `\(reducer)` uses.") }
+    let redactedNote = lines.count
+    let initial = try literal(state, redaction: redaction)
+    var redacted = initial.redacted
     lines += [
       "  let store = TestStore(",
-      "    initialState: try decode(\(try literal(state))),",
+      "    initialState: try decode(\(initial.text)),",
       "    reducer: \(reducer))",
     ]
     var previousTime: Duration?
     for index in range {
       let entry = snapshot.entries[index]
+      let action = SafeDescription.member(entry.action, redaction: redaction)
+      redacted = redacted || action.contains(Redaction.placeholder)
       guard entry.outcome == .reduced else {
-        lines.append("  // Entry \(index) (.\(entry.action)) was stopped by a middleware.")
+        lines.append("  // Entry \(index) (.\(action)) was stopped by a middleware.")
         continue
       }
       let after = snapshot.state(at: index)!
@@ -95,15 +106,20 @@ public enum TestSourceGenerator {
       }
       previousTime = entry.time
       let verb = entry.cause.kind == .user ? "send" : "receive"
-      let body = try changes(from: state, to: after)
-      if body.isEmpty {
-        lines.append("  await store.\(verb)(.\(entry.action))")
+      let body = try changes(from: state, to: after, redaction: redaction)
+      redacted = redacted || body.redacted
+      if body.lines.isEmpty {
+        lines.append("  await store.\(verb)(.\(action))")
       } else {
-        lines.append("  await store.\(verb)(.\(entry.action)) {")
-        lines += body.map { "    " + $0 }
+        lines.append("  await store.\(verb)(.\(action)) {")
+        lines += body.lines.map { "    " + $0 }
         lines.append("  }")
       }
       state = after
+    }
+    if redacted {
+      lines.insert(
+        "  // <redacted> marks a secret the recording hid: put a test value in its place.", at: redactedNote)
     }
     lines += [
       "}",
@@ -117,19 +133,23 @@ public enum TestSourceGenerator {
     return lines.joined(separator: "\n")
   }
 
-  /// The statements that turn `old` into `new` inside a `send` or `receive` closure.
-  static func changes<State: Encodable>(from old: State, to new: State) throws(Failure) -> [String] {
-    let changes = StateDiff.changes(from: old, to: new, redaction: .none)
+  /// The statements that turn `old` into `new` inside a `send` or `receive` closure, and
+  /// whether they write a value as `<redacted>`.
+  static func changes<State: Encodable>(
+    from old: State, to new: State, redaction: Redaction = .default
+  ) throws(Failure) -> (lines: [String], redacted: Bool) {
+    let changes = StateDiff.changes(from: old, to: new, redaction: redaction)
     var assignments: [String] = []
     for change in changes {
       guard change.kind == .changed, let value = change.new, isLiteral(value),
         let path = assignablePath(change.path)
       else {
-        return ["$0 = try decode(\(try literal(new)))"]
+        let state = try literal(new, redaction: redaction)
+        return (["$0 = try decode(\(state.text))"], state.redacted)
       }
       assignments.append("$0\(path) = \(value)")
     }
-    return assignments
+    return (assignments, false)
   }
 
   /// The path as Swift member and subscript accesses, when it has only properties and indices.
@@ -164,18 +184,19 @@ public enum TestSourceGenerator {
       && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }
   }
 
-  /// `state` as JSON in a raw string literal.
-  static func literal<State: Encodable>(_ state: State) throws(Failure) -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    let json: String
+  /// `state` as JSON in a raw string literal, keys sorted and secrets written `"<redacted>"`,
+  /// and whether it holds one.
+  static func literal<State: Encodable>(
+    _ state: State, redaction: Redaction = .default
+  ) throws(Failure) -> (text: String, redacted: Bool) {
+    let json: (text: String, redacted: Bool)
     do {
-      json = String(decoding: try encoder.encode(state), as: UTF8.self)
+      json = try RedactedJSON.text(of: state, redaction: redaction)
     } catch {
-      throw .unencodableState("\(error)")
+      throw .unencodableState(SafeDescription.of(error, redaction: redaction))
     }
     var hashes = "#"
-    while json.contains("\"" + hashes) { hashes += "#" }
-    return hashes + "\"" + json + "\"" + hashes
+    while json.text.contains("\"" + hashes) { hashes += "#" }
+    return (hashes + "\"" + json.text + "\"" + hashes, json.redacted)
   }
 }

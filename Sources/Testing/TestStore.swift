@@ -15,7 +15,9 @@ import Synchronization
 ///
 /// Time comes from a `TestClock` the feature is given: `await clock.advance(by:)` delivers
 /// timers deterministically, and `receive` waits only until the store's effects have settled.
-/// Failures are reported to Swift Testing or XCTest, at the line of the failing call.
+/// Failures are reported to Swift Testing or XCTest, at the line of the failing call. Their text
+/// never shows a value marked as sensitive, nor one the store's `redaction` policy selects: an
+/// action or error that holds one is written as its dump, with `<redacted>` in its place.
 public final class TestStore<State: Equatable & Sendable, Action: Sendable>: Sendable {
   /// The store under test; its middlewares run as in the app.
   public let store: Store<State, Action>
@@ -25,6 +27,8 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable>: Sen
   /// How long `receive` and `finish` wait for effects before failing. A guard against a test
   /// that waits for something that never comes — never a way to synchronise.
   public let timeout: Duration
+  /// Which values failure messages write as `<redacted>`, besides those marked as sensitive.
+  public let redaction: Redaction
 
   /// Creates a test store.
   ///
@@ -34,12 +38,15 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable>: Sen
   ///   - middleware: Middlewares to run, as in the app.
   ///   - exhaustivity: `.on` (default) or `.off` for integration tests.
   ///   - timeout: How long `receive` and `finish` wait for effects before failing.
+  ///   - redaction: Which values failure messages write as `<redacted>`, besides those marked
+  ///     as sensitive: pass the policy the app's logger uses.
   public init<R: Reducer>(
     initialState: State,
     reducer: R,
     middleware: [AnyMiddleware<State, Action>] = [],
     exhaustivity: Exhaustivity = .on,
     timeout: Duration = .seconds(5),
+    redaction: Redaction = .default,
     fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
   ) where R.State == State, R.Action == Action {
     let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
@@ -50,13 +57,14 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable>: Sen
     self.settings = SanitizerVisibleMutex((exhaustivity, initialState))
     self.created = site
     self.timeout = timeout
+    self.redaction = redaction
   }
 
   deinit {
     guard settings.withLock({ $0.exhaustivity }) == .on else { return }
     let unreceived = recorder.pendingReceived()
     if !unreceived.isEmpty {
-      IssueReporter.fail(Self.unreceivedMessage(unreceived), at: created)
+      IssueReporter.fail(unreceivedMessage(unreceived), at: created)
     }
     let running = store.activeEffectCount
     if running > 0 {
@@ -87,17 +95,18 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable>: Sen
       let unreceived = recorder.pendingReceived()
       if !unreceived.isEmpty {
         IssueReporter.fail(
-          "Must handle \(unreceived.count) received action(s) before sending \(action):\n"
-            + unreceived.map { "  \($0.action)" }.joined(separator: "\n"), at: site)
+          "Must handle \(unreceived.count) received action(s) before sending \(actionText(action)):\n"
+            + unreceived.map { "  \(actionText($0.action))" }.joined(separator: "\n"), at: site)
       }
     }
     recorder.beginSend()
     store.send(action)
     guard let step = recorder.endSend() else {
-      IssueReporter.fail("\(action) did not reach the reducer: a middleware stopped it.", at: site)
+      IssueReporter.fail(
+        "\(actionText(action)) did not reach the reducer: a middleware stopped it.", at: site)
       return
     }
-    check(step.state, update: update, what: "sending \(step.action)", site: site)
+    check(step.state, update: update, what: "sending \(actionText(step.action))", site: site)
   }
 
   /// Waits for the next action sent by an effect, thunk or timer and asserts it and its change.
@@ -110,7 +119,7 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable>: Sen
     fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
   ) async where Action: Equatable {
     await receive(
-      where: { $0 == expected }, describing: "\(expected)", assert: update,
+      where: { $0 == expected }, describing: actionText(expected), assert: update,
       fileID: fileID, filePath: filePath, line: line, column: column)
   }
 
@@ -133,11 +142,12 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable>: Sen
         return
       }
       if matches(step.action) {
-        check(step.state, update: update, what: "receiving \(step.action)", site: site)
+        check(step.state, update: update, what: "receiving \(actionText(step.action))", site: site)
         return
       }
       if exhaustive {
-        IssueReporter.fail("Received unexpected action:\n  − \(description)\n  + \(step.action)", at: site)
+        IssueReporter.fail(
+          "Received unexpected action:\n  − \(description)\n  + \(actionText(step.action))", at: site)
         settings.withLock { $0.expected = step.state }
         return
       }
@@ -155,7 +165,7 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable>: Sen
     guard exhaustivity == .on else { return }
     let unreceived = recorder.pendingReceived()
     if !unreceived.isEmpty {
-      IssueReporter.fail(Self.unreceivedMessage(unreceived), at: site)
+      IssueReporter.fail(unreceivedMessage(unreceived), at: site)
       recorder.dropPendingReceived()
       if let last = unreceived.last { settings.withLock { $0.expected = last.state } }
     }
@@ -179,7 +189,7 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable>: Sen
     do {
       try update?(&expected)
     } catch {
-      IssueReporter.fail("The assertion for \(what) threw: \(error)", at: site)
+      IssueReporter.fail("The assertion for \(what) threw: \(text(error))", at: site)
       return
     }
     defer { settings.withLock { $0.expected = actual } }
@@ -195,18 +205,30 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable>: Sen
       update == nil
       ? "State changed after \(what), but no change was asserted:"
       : "State after \(what) does not match the expectation:"
-    IssueReporter.fail(header + "\n" + Self.diff(expected: expected, actual: actual), at: site)
+    IssueReporter.fail(
+      header + "\n" + Self.diff(expected: expected, actual: actual, redaction: redaction), at: site)
   }
 
-  static func diff(expected: State, actual: State) -> String {
-    StateDiff.changes(from: expected, to: actual).map { change in
+  static func diff(expected: State, actual: State, redaction: Redaction = .default) -> String {
+    StateDiff.changes(from: expected, to: actual, redaction: redaction).map { change in
       "  \(change.path): expected \(change.old ?? "nothing"), actual \(change.new ?? "nothing")"
     }.joined(separator: "\n")
   }
 
-  private static func unreceivedMessage(_ steps: [ActionRecorder<State, Action>.Step]) -> String {
+  private func unreceivedMessage(_ steps: [ActionRecorder<State, Action>.Step]) -> String {
     "\(steps.count) received action(s) were not asserted:\n"
-      + steps.map { "  \($0.action)" }.joined(separator: "\n")
+      + steps.map { "  \(actionText($0.action))" }.joined(separator: "\n")
+  }
+
+  /// How a failure message writes an action: as it prints (`add(5)`), unless it holds a value to
+  /// hide (`login(<redacted>)`).
+  private func actionText(_ action: Action) -> String {
+    SafeDescription.member(action, redaction: redaction)
+  }
+
+  /// How a failure message writes an error: as it prints, unless it holds a value to hide.
+  private func text(_ error: any Error) -> String {
+    SafeDescription.of(error, redaction: redaction)
   }
 
   private static func runningMessage(_ count: Int) -> String {

@@ -17,6 +17,7 @@ public struct ThunkFailure: Error, Sendable, CustomStringConvertible {
     self.error = error
   }
 
-  /// `thunk "NAME" failed: ERROR`.
-  public var description: String { "thunk \"\(thunk)\" failed: \(error)" }
+  /// `thunk "NAME" failed: ERROR`, where `ERROR` is the error's description, or its dump with
+  /// `<redacted>` parts when it holds a value marked as sensitive.
+  public var description: String { "thunk \"\(thunk)\" failed: \(SafeDescription.of(error))" }
 }

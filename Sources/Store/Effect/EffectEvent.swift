@@ -11,7 +11,9 @@ public struct EffectEvent: Sendable, Hashable {
     case finished
     /// The effect was cancelled (by id, by `cancelInFlight`, or because the store was released).
     case cancelled
-    /// The effect's work threw an error that no `catch` handler took; the payload describes it.
+    /// The effect's work threw an error that no `catch` handler took; the payload describes it:
+    /// the error's description, or its dump with `<redacted>` parts when the error holds a value
+    /// marked as sensitive (a ``SensitiveValue``, a ``Redacted`` property).
     case failed(String)
   }
 

@@ -143,7 +143,9 @@ extension Store {
         await handler(error, send)
         return .finished
       }
-      return .failed(String(describing: error))
+      // The error's own description may interpolate a secret it holds: one that holds any is
+      // written as its redacted dump, since the text reaches every logger, journal and export.
+      return .failed(SafeDescription.of(error))
     }
   }
 

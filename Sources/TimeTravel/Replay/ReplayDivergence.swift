@@ -45,8 +45,25 @@ public struct ReplayDivergence<State: Sendable, Action: Sendable>: Error, Sendab
   }
 
   /// The report as text: the entry, its action and cause, then the diff (expected → actual),
-  /// one change per indented line.
+  /// one change per indented line. An action holding a value marked as sensitive is written as
+  /// its dump, with `<redacted>` in the value's place.
   public var description: String {
+    text(action: SafeDescription.member(action), diff: diff)
+  }
+
+  /// The report as text (see ``description``), with the values `redaction` selects written
+  /// `<redacted>` in the action and in the diff too.
+  ///
+  /// - Parameter redaction: The policy of the app's logger and exports, such as
+  ///   `Redaction(keys: ["token"])`.
+  /// - Returns: The entry, its action and cause, then the diff, one change per indented line.
+  public func description(redaction: Redaction) -> String {
+    text(
+      action: SafeDescription.member(action, redaction: redaction),
+      diff: StateDiff.render(from: expected, to: actual, redaction: redaction))
+  }
+
+  private func text(action: String, diff: String) -> String {
     var text = "entry \(index) (#\(sequence)) \(action), cause \(cause)"
     if let context { text += ", context \(context)" }
     text += ": the replayed state differs from the recorded one (expected → actual)"
