@@ -107,22 +107,28 @@ private func leaks(_ data: Data) -> [String] {
     let actions = try entries(of: data).map { compact($0["action"]) }
     #expect(
       actions == [
-        #"{"token":"<redacted>"}"#,
-        #"{"use":{"_0":{"token":"<redacted>"}}}"#,
-        #"{"save":{"_0":[{"anonymous":{}},{"token":"<redacted>"}]}}"#,
-        #"{"pick":{"_0":{"token":"<redacted>"}}}"#,
+        #"{"token":{"_0":"<redacted>"}}"#,
+        #"{"use":{"_0":{"token":{"_0":"<redacted>"}}}}"#,
+        #"{"save":{"_0":[{"anonymous":{}},{"token":{"_0":"<redacted>"}}]}}"#,
+        #"{"pick":{"_0":{"token":{"_0":"<redacted>"}}}}"#,
         #"{"headers":{"_0":{"Token":"<redacted>"}}}"#,
-        #"{"list":{"_0":{"token":"<redacted>"}}}"#,
+        #"{"list":{"_0":{"token":["<redacted>","<redacted>"]}}}"#,
         #"{"anonymous":{}}"#,
       ])
     #expect(leaks(data) == [])
+  }
+
+  @Test func aRedactedPayloadKeepsItsShapeSoThatAStringPayloadStillImports() throws {
+    let data = try recordVault().snapshot().journalJSON(options: options)
+    let journal = try VaultJournal(journalJSON: data, reducer: VaultReducer())
+    #expect(journal.snapshot().entries.map(\.action).first == .token(Redaction.placeholder))
   }
 
   @Test func statesHoldingAnEnumCaseAKeyRuleNamesAreRedacted() throws {
     let data = try recordVault().snapshot().journalJSON(options: options)
     #expect(
       compact(try entries(of: data)[3]["state"])
-        == #"{"credential":{"token":"<redacted>"},"saved":[{"anonymous":{}},{"token":"<redacted>"}],"maybe":{"token":"<redacted>"}}"#
+        == #"{"credential":{"token":{"_0":"<redacted>"}},"saved":[{"anonymous":{}},{"token":{"_0":"<redacted>"}}],"maybe":{"token":{"_0":"<redacted>"}}}"#
     )
   }
 
@@ -132,7 +138,7 @@ private func leaks(_ data: Data) -> [String] {
     defer { try? FileManager.default.removeItem(at: url) }
     _ = try recordVault(ndjson: url)
     let data = try Data(contentsOf: url)
-    #expect(String(decoding: data, as: UTF8.self).contains(#"{"token":"<redacted>"}"#))
+    #expect(String(decoding: data, as: UTF8.self).contains(#"{"token":{"_0":"<redacted>"}}"#))
     #expect(leaks(data) == [])
   }
 

@@ -32,8 +32,11 @@ extension JournalSnapshot {
     stream.writer.integer(JournalWireFormat.version)
     stream.writer.raw(#","meta":"#)
     stream.writer.write(meta)
+    // States written after every entry say which redacted values changed, which their JSON
+    // cannot show.
+    let redactedChanges = options.states == .everyEntry ? RedactedChangeTracker() : nil
     stream.writer.raw(#","baseState":"#)
-    stream.writer.write(baseState.map(objects.state) ?? .null)
+    stream.writer.write(baseState.map { objects.state($0, startingChangesOf: redactedChanges) } ?? .null)
     stream.writer.raw(#","entries":["#)
     var checkpoints = content.checkpoints.first(after: indices.lowerBound)
     var first = true
@@ -45,7 +48,9 @@ extension JournalSnapshot {
       }
       if !first { stream.writer.raw(",") }
       first = false
-      objects.writeEntry(entry, checkpoint: checkpoint, stateAfter: stateAfter, into: &stream.writer)
+      objects.writeEntry(
+        entry, checkpoint: checkpoint, stateAfter: stateAfter, redactedChanges: redactedChanges,
+        into: &stream.writer)
       try stream.flushIfNeeded()
     }
     switch options.states {

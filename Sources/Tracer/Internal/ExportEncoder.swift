@@ -19,6 +19,16 @@ struct ExportEncoder {
     return (.string(description(of: value)), false)
   }
 
+  /// ``encode(_:)``, and the parts written as `"<redacted>"` (none for a description).
+  func encodeRecordingRedactions(_ value: Any) -> (json: JSONValue, redacted: [RedactedPart]) {
+    if let encodable = value as? any Encodable,
+      let (json, parts) = try? encoder.encodeRecordingRedactions(encodable)
+    {
+      return (json, parts)
+    }
+    return (.string(description(of: value)), [])
+  }
+
   /// The value's redacted one-line description.
   func description(of value: Any) -> String {
     ValueDump.renderInline(value, redaction: redaction)

@@ -65,11 +65,23 @@ struct JournalObjectWriter<State: Sendable, Action: Sendable> {
     encoder.encode(state).json
   }
 
+  /// The state's JSON; with a tracker, the state's redacted parts become the ones the next
+  /// state is compared with.
+  func state(_ state: State, startingChangesOf tracker: RedactedChangeTracker?) -> JSONValue {
+    guard let tracker else { return self.state(state) }
+    let (json, parts) = encoder.encodeRecordingRedactions(state)
+    tracker.start(with: parts)
+    return json
+  }
+
   /// Writes an entry object. Written member by member rather than built as a tree: an export
   /// writes a million of them.
+  ///
+  /// With `redactedChanges`, which saw the state before this entry, an entry written with its
+  /// `state` lists the places of the redacted values that changed in `redactedChanges`.
   func writeEntry(
     _ entry: JournalEntry<Action>, checkpoint: JournalCheckpoint<State>?, stateAfter: State?,
-    into writer: inout JSONWriter
+    redactedChanges: RedactedChangeTracker? = nil, into writer: inout JSONWriter
   ) {
     let (action, replayable, name) = self.action(entry.action)
     writer.raw(#"{"index":"#)
@@ -107,10 +119,19 @@ struct JournalObjectWriter<State: Sendable, Action: Sendable> {
       writer.raw(#","checkpoint":{"kind":"#)
       writer.string(checkpoint.kind.rawValue)
       writer.raw(#","state":"#)
-      writer.write(state(checkpoint.state))
+      writer.write(state(checkpoint.state, startingChangesOf: redactedChanges))
       writer.raw("}")
     }
-    if let stateAfter {
+    if let stateAfter, let redactedChanges {
+      let (json, parts) = encoder.encodeRecordingRedactions(stateAfter)
+      let changed = redactedChanges.changes(to: parts)
+      if !changed.isEmpty {
+        writer.raw(#","redactedChanges":"#)
+        writer.write(.array(changed.map { StatePatch(path: $0, value: nil).pathJSON }))
+      }
+      writer.raw(#","state":"#)
+      writer.write(json)
+    } else if let stateAfter {
       writer.raw(#","state":"#)
       writer.write(state(stateAfter))
     }

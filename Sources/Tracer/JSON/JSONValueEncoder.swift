@@ -9,9 +9,10 @@ import Foundation
 /// ``SensitiveValue`` is written `"<redacted>"` even when its own `encode(to:)` would reveal it.
 ///
 /// A nested container opened for a key (how synthesized `Codable` writes an enum case's payload,
-/// `{"token":{"_0":…}}`) is checked against the key rules too: one whose key a rule names is
-/// written `"<redacted>"` whole when it holds anything, as the printed value hides the payload of
-/// `case token(String)`. A payload-free case (`{"token":{}}`) stays as it is: it holds no value.
+/// `{"token":{"_0":…}}`) is checked against the key rules too: in one whose key a rule names,
+/// every value is written `"<redacted>"`, at any depth, as the printed value hides the payload of
+/// `case token(String)`: `{"token":{"_0":"<redacted>"}}`. The JSON keeps its shape, so a payload
+/// that a `String` holds decodes again, as a property's redacted value does.
 ///
 /// The output matches `JSONEncoder`'s default strategies (`Date` as seconds since the reference
 /// date, `Data` as Base64, `URL` as its absolute string), so `JSONDecoder` reads it back.
@@ -41,13 +42,7 @@ struct JSONValueEncoder {
     let context = EncodingContext(redaction: redaction)
     context.recordsRedactions = true
     let json = try context.box(value, path: []).resolved()
-    // A part found inside a container redacted by its key has no place in the JSON written.
-    let containers = context.redactedParts.filter { $0.value == nil }.map(\.path)
-    let parts = context.redactedParts.filter { part in
-      part.value != nil
-        && !containers.contains { $0.count < part.path.count && Array(part.path.prefix($0.count)) == $0 }
-    }
-    return (json, parts)
+    return (json, context.redactedParts)
   }
 }
 
@@ -55,9 +50,8 @@ struct JSONValueEncoder {
 struct RedactedPart {
   /// Object keys and array positions from the root of the JSON.
   var path: [StatePatch.PathComponent]
-  /// The value itself; `nil` for a container redacted by its key, whose value the encoder never
-  /// sees whole.
-  var value: Any?
+  /// The value itself.
+  var value: Any
 }
 
 /// The policy and helpers shared by the encoders and containers of one `encode` call.
@@ -78,14 +72,20 @@ private final class EncodingContext {
     return false
   }
 
-  /// Whether the key rules name the last key of `path`: the container opened there is redacted.
+  /// Whether the key rules name the last key of `path`: every value in the container opened
+  /// there is redacted.
   func redactsContainer(path: [any CodingKey]) -> Bool {
-    guard redaction.redactsKey(at: valuePath(path)) else { return false }
-    record(nil, path: path)
-    return true
+    redaction.redactsKey(at: valuePath(path))
   }
 
-  private func record(_ value: Any?, path: [any CodingKey]) {
+  /// The node of `value`, or the placeholder in a container whose values are all redacted.
+  func box(_ value: some Encodable, path: [any CodingKey], hidden: Bool) throws -> EncodedNode {
+    guard hidden else { return try box(value, path: path) }
+    record(value, path: path)
+    return .value(.string(Redaction.placeholder))
+  }
+
+  private func record(_ value: Any, path: [any CodingKey]) {
     guard recordsRedactions else { return }
     let components = path.map { key -> StatePatch.PathComponent in
       if let index = key.intValue, key is IndexKey { return .index(index) }
@@ -163,8 +163,6 @@ private enum EncodedNode {
   case object(ObjectBox)
   case array(ArrayBox)
   case encoder(TreeEncoder)
-  /// A container redacted by its key: the placeholder, unless nothing was written into it.
-  indirect case redacted(EncodedNode)
 
   func resolved() -> JSONValue {
     switch self {
@@ -172,12 +170,6 @@ private enum EncodedNode {
     case .object(let box): .object(box.members.map { JSONMember($0.key, $0.node.resolved()) })
     case .array(let box): .array(box.elements.map { $0.resolved() })
     case .encoder(let encoder): encoder.node?.resolved() ?? .object([])
-    case .redacted(let node):
-      switch node.resolved() {
-      case .object([]): .object([])
-      case .array([]): .array([])
-      default: .string(Redaction.placeholder)
-      }
     }
   }
 }
@@ -214,15 +206,19 @@ private struct IndexKey: CodingKey {
 
 private let superKey = "super"
 
+/// An encoder for one value. `hidden` marks one inside a container whose key a rule names: every
+/// value it writes is redacted.
 private final class TreeEncoder: Encoder, SingleValueEncodingContainer {
   let context: EncodingContext
   let codingPath: [any CodingKey]
+  let hidden: Bool
   var userInfo: [CodingUserInfoKey: Any] { [:] }
   var node: EncodedNode?
 
-  init(context: EncodingContext, codingPath: [any CodingKey]) {
+  init(context: EncodingContext, codingPath: [any CodingKey], hidden: Bool = false) {
     self.context = context
     self.codingPath = codingPath
+    self.hidden = hidden
   }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
@@ -233,7 +229,8 @@ private final class TreeEncoder: Encoder, SingleValueEncodingContainer {
       box = ObjectBox()
       node = .object(box)
     }
-    return KeyedEncodingContainer(KeyedContainer<Key>(context: context, box: box, codingPath: codingPath))
+    return KeyedEncodingContainer(
+      KeyedContainer<Key>(context: context, box: box, codingPath: codingPath, hidden: hidden))
   }
 
   func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -244,44 +241,50 @@ private final class TreeEncoder: Encoder, SingleValueEncodingContainer {
       box = ArrayBox()
       node = .array(box)
     }
-    return UnkeyedContainer(context: context, box: box, codingPath: codingPath)
+    return UnkeyedContainer(context: context, box: box, codingPath: codingPath, hidden: hidden)
   }
 
   func singleValueContainer() -> any SingleValueEncodingContainer { self }
 
   // MARK: SingleValueEncodingContainer
 
-  func encodeNil() throws { node = .value(.null) }
+  func encodeNil() throws { node = .value(hidden ? .string(Redaction.placeholder) : .null) }
 
   func encode<T: Encodable>(_ value: T) throws {
-    node = try context.box(value, path: codingPath)
+    node = try context.box(value, path: codingPath, hidden: hidden)
   }
 
-  func encode(_ value: Bool) throws { node = try context.box(value, path: codingPath) }
-  func encode(_ value: String) throws { node = try context.box(value, path: codingPath) }
-  func encode(_ value: Double) throws { node = try context.box(value, path: codingPath) }
-  func encode(_ value: Float) throws { node = try context.box(value, path: codingPath) }
-  func encode(_ value: Int) throws { node = try context.box(value, path: codingPath) }
-  func encode(_ value: Int8) throws { node = try context.box(value, path: codingPath) }
-  func encode(_ value: Int16) throws { node = try context.box(value, path: codingPath) }
-  func encode(_ value: Int32) throws { node = try context.box(value, path: codingPath) }
-  func encode(_ value: Int64) throws { node = try context.box(value, path: codingPath) }
-  func encode(_ value: UInt) throws { node = try context.box(value, path: codingPath) }
-  func encode(_ value: UInt8) throws { node = try context.box(value, path: codingPath) }
-  func encode(_ value: UInt16) throws { node = try context.box(value, path: codingPath) }
-  func encode(_ value: UInt32) throws { node = try context.box(value, path: codingPath) }
-  func encode(_ value: UInt64) throws { node = try context.box(value, path: codingPath) }
+  func encode(_ value: Bool) throws { node = try context.box(value, path: codingPath, hidden: hidden) }
+  func encode(_ value: String) throws { node = try context.box(value, path: codingPath, hidden: hidden) }
+  func encode(_ value: Double) throws { node = try context.box(value, path: codingPath, hidden: hidden) }
+  func encode(_ value: Float) throws { node = try context.box(value, path: codingPath, hidden: hidden) }
+  func encode(_ value: Int) throws { node = try context.box(value, path: codingPath, hidden: hidden) }
+  func encode(_ value: Int8) throws { node = try context.box(value, path: codingPath, hidden: hidden) }
+  func encode(_ value: Int16) throws { node = try context.box(value, path: codingPath, hidden: hidden) }
+  func encode(_ value: Int32) throws { node = try context.box(value, path: codingPath, hidden: hidden) }
+  func encode(_ value: Int64) throws { node = try context.box(value, path: codingPath, hidden: hidden) }
+  func encode(_ value: UInt) throws { node = try context.box(value, path: codingPath, hidden: hidden) }
+  func encode(_ value: UInt8) throws { node = try context.box(value, path: codingPath, hidden: hidden) }
+  func encode(_ value: UInt16) throws { node = try context.box(value, path: codingPath, hidden: hidden) }
+  func encode(_ value: UInt32) throws { node = try context.box(value, path: codingPath, hidden: hidden) }
+  func encode(_ value: UInt64) throws { node = try context.box(value, path: codingPath, hidden: hidden) }
 }
 
 private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   let context: EncodingContext
   let box: ObjectBox
   let codingPath: [any CodingKey]
+  let hidden: Bool
 
   private func path(_ key: some CodingKey) -> [any CodingKey] { codingPath + [key] }
 
+  /// Whether the values under `key` are all redacted: here, or because a rule names `key`.
+  private func hides(_ key: some CodingKey) -> Bool {
+    hidden || context.redactsContainer(path: path(key))
+  }
+
   mutating func encodeNil(forKey key: Key) throws {
-    if context.redacts(Optional<Int>.none as Any, path: path(key)) {
+    if hidden || context.redacts(Optional<Int>.none as Any, path: path(key)) {
       box.set(.value(.string(Redaction.placeholder)), for: key.stringValue)
     } else {
       box.set(.value(.null), for: key.stringValue)
@@ -289,7 +292,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   }
 
   mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-    box.set(try context.box(value, path: path(key)), for: key.stringValue)
+    box.set(try context.box(value, path: path(key), hidden: hidden), for: key.stringValue)
   }
 
   mutating func nestedContainer<NestedKey: CodingKey>(
@@ -298,27 +301,25 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     -> KeyedEncodingContainer<NestedKey>
   {
     let nested: ObjectBox
-    switch box.existing(key.stringValue) {
-    case .object(let existing), .redacted(.object(let existing)):
+    if case .object(let existing) = box.existing(key.stringValue) {
       nested = existing
-    default:
+    } else {
       nested = ObjectBox()
-      box.set(wrapped(.object(nested), forKey: key), for: key.stringValue)
+      box.set(.object(nested), for: key.stringValue)
     }
     return KeyedEncodingContainer(
-      KeyedContainer<NestedKey>(context: context, box: nested, codingPath: path(key)))
+      KeyedContainer<NestedKey>(context: context, box: nested, codingPath: path(key), hidden: hides(key)))
   }
 
   mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
     let nested: ArrayBox
-    switch box.existing(key.stringValue) {
-    case .array(let existing), .redacted(.array(let existing)):
+    if case .array(let existing) = box.existing(key.stringValue) {
       nested = existing
-    default:
+    } else {
       nested = ArrayBox()
-      box.set(wrapped(.array(nested), forKey: key), for: key.stringValue)
+      box.set(.array(nested), for: key.stringValue)
     }
-    return UnkeyedContainer(context: context, box: nested, codingPath: path(key))
+    return UnkeyedContainer(context: context, box: nested, codingPath: path(key), hidden: hides(key))
   }
 
   mutating func superEncoder() -> any Encoder {
@@ -330,16 +331,9 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   }
 
   private func superEncoder(key: AnyKey) -> any Encoder {
-    let encoder = TreeEncoder(context: context, codingPath: path(key))
-    box.set(wrapped(.encoder(encoder), forKey: key), for: key.stringValue)
+    let encoder = TreeEncoder(context: context, codingPath: path(key), hidden: hides(key))
+    box.set(.encoder(encoder), for: key.stringValue)
     return encoder
-  }
-
-  /// The container opened at `key`, redacted when the key rules name `key`. Its contents are
-  /// still encoded (into a node that is never written) so that the value's `encode(to:)` runs
-  /// as it would otherwise.
-  private func wrapped(_ node: EncodedNode, forKey key: some CodingKey) -> EncodedNode {
-    context.redactsContainer(path: path(key)) ? .redacted(node) : node
   }
 }
 
@@ -355,17 +349,18 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
   let context: EncodingContext
   let box: ArrayBox
   let codingPath: [any CodingKey]
+  let hidden: Bool
 
   var count: Int { box.elements.count }
 
   private var nextPath: [any CodingKey] { codingPath + [IndexKey(intValue: box.elements.count)] }
 
   mutating func encodeNil() throws {
-    box.elements.append(.value(.null))
+    box.elements.append(.value(hidden ? .string(Redaction.placeholder) : .null))
   }
 
   mutating func encode<T: Encodable>(_ value: T) throws {
-    box.elements.append(try context.box(value, path: nextPath))
+    box.elements.append(try context.box(value, path: nextPath, hidden: hidden))
   }
 
   mutating func nestedContainer<NestedKey: CodingKey>(
@@ -376,18 +371,19 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
     let nested = ObjectBox()
     let path = nextPath
     box.elements.append(.object(nested))
-    return KeyedEncodingContainer(KeyedContainer<NestedKey>(context: context, box: nested, codingPath: path))
+    return KeyedEncodingContainer(
+      KeyedContainer<NestedKey>(context: context, box: nested, codingPath: path, hidden: hidden))
   }
 
   mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
     let nested = ArrayBox()
     let path = nextPath
     box.elements.append(.array(nested))
-    return UnkeyedContainer(context: context, box: nested, codingPath: path)
+    return UnkeyedContainer(context: context, box: nested, codingPath: path, hidden: hidden)
   }
 
   mutating func superEncoder() -> any Encoder {
-    let encoder = TreeEncoder(context: context, codingPath: nextPath)
+    let encoder = TreeEncoder(context: context, codingPath: nextPath, hidden: hidden)
     box.elements.append(.encoder(encoder))
     return encoder
   }

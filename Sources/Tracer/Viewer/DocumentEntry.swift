@@ -22,6 +22,9 @@ public struct DocumentEntry: Sendable, Hashable {
   public var duration: Int64
   /// The action as compact JSON text.
   public var actionJSON: String
+  /// The places in the state of the redacted values this entry changed (`redactedChanges`):
+  /// both sides read `"<redacted>"`, so comparing the states' JSON cannot tell.
+  var redactedChanges: [[StatePatch.PathComponent]]
 
   init(_ object: JSONValue, position: Int) throws(JournalImportError) {
     let path = FieldPath([.key("entries"), .index(position)])
@@ -39,6 +42,18 @@ public struct DocumentEntry: Sendable, Hashable {
     let durations = try? root.object("durations")
     duration = (try? durations?.integer("chain")) ?? 0
     actionJSON = String(decoding: JSONWriter.serialize(try root.required("action")), as: UTF8.self)
+    redactedChanges = []
+    if root.contains("redactedChanges") {
+      let field = path.appending("redactedChanges")
+      for (offset, element) in try root.array("redactedChanges").enumerated() {
+        guard let changed = StatePatch.path(fromJSON: element) else {
+          throw .wrongType(
+            entry: field.entryIndex, field: field.appending(index: offset).description,
+            expected: "array of strings and integers", found: element.typeName)
+        }
+        redactedChanges.append(changed)
+      }
+    }
   }
 
   /// The cause in words: `user`, `thunk "load" ← #3`.

@@ -9,7 +9,7 @@ struct StatePatch: Equatable, Sendable {
   var value: JSONValue?
 
   /// A step into an object or an array.
-  enum PathComponent: Equatable, Sendable {
+  enum PathComponent: Hashable, Sendable {
     case key(String)
     case index(Int)
   }
@@ -95,12 +95,33 @@ struct StatePatch: Equatable, Sendable {
 
   /// The patch as the viewer's script reads it: `[path, value]`, or `[path]` for a removal.
   var json: JSONValue {
-    let components: [JSONValue] = path.map {
-      switch $0 {
-      case .key(let key): .string(key)
-      case .index(let index): .integer(index)
+    .array([pathJSON] + (value.map { [$0] } ?? []))
+  }
+
+  /// The path as JSON: keys as strings, indices as integers, `["todos", 2, "done"]`.
+  var pathJSON: JSONValue {
+    .array(
+      path.map {
+        switch $0 {
+        case .key(let key): .string(key)
+        case .index(let index): .integer(index)
+        }
+      })
+  }
+
+  /// The path that `pathJSON` wrote, `nil` for anything else.
+  static func path(fromJSON json: JSONValue) -> [PathComponent]? {
+    guard case .array(let elements) = json else { return nil }
+    var path: [PathComponent] = []
+    for element in elements {
+      switch element {
+      case .string(let key): path.append(.key(key))
+      case .number(let text):
+        guard let index = Int(text) else { return nil }
+        path.append(.index(index))
+      default: return nil
       }
     }
-    return .array([.array(components)] + (value.map { [$0] } ?? []))
+    return path
   }
 }

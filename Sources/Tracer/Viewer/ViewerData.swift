@@ -39,7 +39,9 @@ enum ViewerData {
       let before = position == 0 ? previous : (document.state(before: position) ?? previous)
       let after = document.state(after: position)
       if let before, let after {
-        patches.append(.array(StatePatch.between(before, after).map(\.json)))
+        patches.append(
+          .array(
+            document.statePatches(from: position, to: position, before: before, after: after).map(\.json)))
       } else {
         patches.append(.null)
       }
