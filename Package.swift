@@ -45,8 +45,11 @@ let package = Package(
     // Opens the HTML viewer in headless Chromium (skipped, with a message, where it is missing).
     .testTarget(name: "ViewerTests", dependencies: ["ChronicleTracer"], path: "Tests/ViewerTests"),
     // Runs the `chronicle` and `chronicle-demo` executables (depending on them gets them built).
+    // Its leak test also runs a feature through the logger, TestStore and replay.
     .testTarget(
-      name: "CLITests", dependencies: ["ChronicleCLI", "Demo", "ChronicleTracer"], path: "Tests/CLITests"),
+      name: "CLITests",
+      dependencies: ["ChronicleCLI", "Demo", "ChronicleTracer", "ChronicleMiddleware", "ChronicleTesting"],
+      path: "Tests/CLITests"),
     .executableTarget(
       name: "PersistenceCrashWriter", dependencies: ["ChronicleStore"], path: "Tests/PersistenceCrashWriter"),
     // Helpers shared by the test targets (not a product).
