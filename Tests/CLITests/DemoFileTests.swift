@@ -46,12 +46,14 @@ private let demoFiles = [
     let shown = try CLIRunner.chronicle("show", file, password)
     #expect(
       shown.output.contains(
-        "action: {\n  \"password\": {\n    \"_0\": \"<redacted>\"\n  }\n}\nchanges: none\n"))
+        "action: {\n  \"password\": {\n    \"_0\": \"<redacted>\"\n  }\n}\nchanges:\n"
+          + "  password: \"<redacted>\" → \"<redacted>\"\n"))
     #expect(
       try CLIRunner.chronicle("diff", file, first, last).output == """
         from before entry \(first) to after entry \(last):
           user: "" → "ada"
           isLoggedIn: false → true
+          password: "<redacted>" → "<redacted>"
 
         """)
     for name in demoFiles {

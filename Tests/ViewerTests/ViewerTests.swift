@@ -126,9 +126,12 @@ private let noChromium = "chromium is not installed (apt-get install -y chromium
     let page = String(decoding: html, as: UTF8.self)
     #expect(!page.contains("hunter2"))
     #expect(page.contains(#"\u003credacted>"#))
-    // The password is hidden before and after: not even whether it changed shows.
-    #expect(document.stateChanges(from: 1, to: 1) == [])
-    #expect(document.stateChanges(from: 0, to: 3) == [#"user: "" → "grace""#, "attempts: 0 → 1"])
+    // The password is hidden before and after; only that it changed shows.
+    #expect(document.stateChanges(from: 1, to: 1) == [#"password: "<redacted>" → "<redacted>""#])
+    #expect(
+      document.stateChanges(from: 0, to: 3) == [
+        #"user: "" → "grace""#, "attempts: 0 → 1", #"password: "<redacted>" → "<redacted>""#,
+      ])
     #expect(document.actionText(at: 1) == "{\n  \"password\": {\n    \"_0\": \"<redacted>\"\n  }\n}")
   }
 
@@ -157,7 +160,7 @@ private let noChromium = "chromium is not installed (apt-get install -y chromium
     #expect(data["full"]?.arrayValue?.count == 2)  // after entries 0 and 2
     #expect(
       JSONText.compact(data["patches"]!)
-        == #"[[[["user"],"ada"]],[],[[["attempts"],1]],[[["user"],"grace"]]]"#)
+        == #"[[[["user"],"ada"]],[[["password"],"<redacted>"]],[[["attempts"],1]],[[["user"],"grace"]]]"#)
     #expect(data["contexts"] == .array([.string("LoginForm"), .string("Profile")]))
   }
 
