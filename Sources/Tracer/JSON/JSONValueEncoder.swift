@@ -75,7 +75,8 @@ private final class EncodingContext {
   /// Whether the key rules name the last key of `path`: every value in the container opened
   /// there is redacted.
   func redactsContainer(path: [any CodingKey]) -> Bool {
-    redaction.redactsKey(at: valuePath(path))
+    // A key rule reads the last component only: the rest of the path is not built.
+    redaction.redactsKey(at: valuePath(path.suffix(1)))
   }
 
   /// The node of `value`, or the placeholder in a container whose values are all redacted.
@@ -94,7 +95,7 @@ private final class EncodingContext {
     redactedParts.append(RedactedPart(path: components, value: value))
   }
 
-  func valuePath(_ path: [any CodingKey]) -> ValuePath {
+  func valuePath(_ path: some Collection<any CodingKey>) -> ValuePath {
     ValuePath(
       path.map { key in
         if let index = key.intValue, key is IndexKey { return .index(index) }
