@@ -28,15 +28,6 @@ package enum SafeDescription {
     return dump.hasPrefix(".") ? String(dump.dropFirst()) : dump
   }
 
-  /// Whether `value` holds a part that `redaction` hides (or is one).
-  ///
-  /// - Parameters:
-  ///   - value: Any value.
-  ///   - redaction: Which values to hide, besides those marked as sensitive.
-  package static func hidesPart(of value: Any, redaction: Redaction = .default) -> Bool {
-    redactedDump(of: value, redaction: redaction) != nil
-  }
-
   /// The inline dump of `value` when it shows a redacted part, `nil` otherwise.
   private static func redactedDump(of value: Any, redaction: Redaction) -> String? {
     let dump = ValueDump.renderInline(value, redaction: redaction)
