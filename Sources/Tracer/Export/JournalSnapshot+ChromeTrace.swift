@@ -47,7 +47,7 @@ extension JournalSnapshot {
           "origin", .string(Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(content.origin))),
       ]))
     stream.writer.raw("}")
-    try stream.flush()
+    try stream.finish()
   }
 }
 

@@ -61,6 +61,6 @@ extension JournalSnapshot {
       try stream.flushIfNeeded()
     }
     stream.writer.raw("]}")
-    try stream.flush()
+    try stream.finish()
   }
 }

@@ -90,7 +90,7 @@ extension JournalSnapshot {
       stream.writer.integer(count + 1)
       stream.writer.raw(#","isLocked":false,"isPaused":false}"#)
     }
-    try stream.flush()
+    try stream.finish()
   }
 
   private func fluxAction(

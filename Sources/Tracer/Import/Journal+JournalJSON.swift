@@ -131,7 +131,7 @@ extension Journal where State: Decodable, Action: Decodable {
     guard seen.contains("entries") else { throw .missingField(entry: nil, field: "entries") }
     guard seen.contains("effects") else { throw .missingField(entry: nil, field: "effects") }
     let meta = try FieldReader(header["meta"]!, path: FieldPath([.key("meta")]))
-    let declared: Int = try meta.integer("entryCount")
+    let declared = try meta.integer("entryCount", in: JournalNumberRange.indices)
     guard declared == counts.entries else {
       throw .invalidValue(
         entry: nil, field: "meta.entryCount",
@@ -157,10 +157,7 @@ extension Journal where State: Decodable, Action: Decodable {
       originWallNanos: fields.originWallNanos, checkpointInterval: fields.checkpointInterval, limits: limits,
       stateSize: configuration.stateSize)
     builder.expectStateShape(fields.stateShape)
-    let firstIndex: Int = try meta.integer("firstIndex")
-    guard firstIndex >= 0 else {
-      throw .numberOutOfRange(entry: nil, field: "meta.firstIndex", value: "\(firstIndex)")
-    }
+    let firstIndex = try meta.integer("firstIndex", in: JournalNumberRange.indices)
     builder.expectFirstIndex(firstIndex)
     let base = try root.required("baseState")
     if base != .null {
