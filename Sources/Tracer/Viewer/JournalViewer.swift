@@ -17,9 +17,18 @@ public enum JournalViewer {
   /// The viewer page for `document`, as HTML text.
   public static func html(for document: JournalDocument, title: String = "Chronicle journal") -> String {
     let data = ViewerData.make(document, title: title, interval: fullStateInterval)
-    var bytes = JSONWriter.serialize(data)
+    let serialized = JSONWriter.serialize(data)
     // The data sits in a <script> element: escaping `<` keeps `</script>` in a value from ending it.
-    bytes = bytes.flatMap { $0 == UInt8(ascii: "<") ? Array(#"\u003c"#.utf8) : [$0] }
+    // Written into one buffer: the data is as large as the journal.
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(serialized.count + serialized.count / 64)
+    for byte in serialized {
+      if byte == UInt8(ascii: "<") {
+        bytes.append(contentsOf: #"\u003c"#.utf8)
+      } else {
+        bytes.append(byte)
+      }
+    }
     return ViewerPage.html(title: title, data: String(decoding: bytes, as: UTF8.self))
   }
 
