@@ -110,14 +110,6 @@ private func recordedSnapshot() -> JournalSnapshot<Counter.State, Counter.Action
     #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["export.out", "victim.txt"])
   }
 
-  @Test func anExportToAnUnwritableFolderLeavesNoFileBehind() throws {
-    let folder = try temporaryFolder()
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let missing = folder.appendingPathComponent("absent").appendingPathComponent("journal.json")
-    #expect(throws: JournalExportError.self) { try recordedSnapshot().writeJournalJSON(to: missing) }
-    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
-  }
-
   @Test func theNDJSONSinkRefusesASymbolicLink() throws {
     let folder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
