@@ -27,7 +27,8 @@ private struct Tally: Reducer {
 
   /// A Journal JSON file with every state, and the NDJSON stream of the same run.
   private func corpus() throws -> [(name: String, text: String)] {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("chronicle-cli-fuzz-\(UUID()).ndjson")
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "chronicle-cli-fuzz-\(UUID()).ndjson")
     defer { try? FileManager.default.removeItem(at: url) }
     let sink = try NDJSONFileSink<Tally.State, Tally.Action>(url: url)
     let journal = Journal<Tally.State, Tally.Action>(reducer: Tally(), configuration: .init(sinks: [sink]))

@@ -53,6 +53,8 @@ private func journal(index: String) -> String {
     let result = try CLIRunner.chronicle("convert", input.path, output.path, "--to", "chrome")
     #expect(result.status == 0)
     #expect(try String(contentsOf: victim, encoding: .utf8) == "keep me")
-    #expect(try FileManager.default.attributesOfItem(atPath: output.path)[.type] as? FileAttributeType == .typeRegular)
+    #expect(
+      try FileManager.default.attributesOfItem(atPath: output.path)[.type] as? FileAttributeType
+        == .typeRegular)
   }
 }

@@ -48,7 +48,8 @@ import Testing
 
   @Test func nullEffectsAreRefusedByBothLoaders() {
     let text = recordedJSON().replacingOccurrences(of: #""effects":[]"#, with: #""effects":null"#)
-    let expected = JournalImportError.wrongType(entry: nil, field: "effects", expected: "array", found: "null")
+    let expected = JournalImportError.wrongType(
+      entry: nil, field: "effects", expected: "array", found: "null")
     #expect(errors(json: text) == (expected, expected))
   }
 
@@ -68,8 +69,10 @@ import Testing
 
   @Test func timeGoingBackwardsIsRefusedByBothLoaders() throws {
     let text = recordedJSON()
-    let previous = try #require(text.range(of: #"(?<="index":1,"seq":2,"time":)\d+"#, options: .regularExpression))
-    let range = try #require(text.range(of: #"(?<="index":2,"seq":3,"time":)\d+"#, options: .regularExpression))
+    let previous = try #require(
+      text.range(of: #"(?<="index":1,"seq":2,"time":)\d+"#, options: .regularExpression))
+    let range = try #require(
+      text.range(of: #"(?<="index":2,"seq":3,"time":)\d+"#, options: .regularExpression))
     let expected = JournalImportError.invalidValue(
       entry: 2, field: "entries[2].time", reason: "monotonic time goes backwards (0 after \(text[previous]))")
     #expect(errors(json: text.replacingCharacters(in: range, with: "0")) == (expected, expected))
@@ -95,7 +98,8 @@ import Testing
 
   @Test func aStreamWhoseFirstEntryHasNoCheckpointIsRefusedByBothLoaders() throws {
     let text = try recordedStream()
-    let range = try #require(text.range(of: #","checkpoint":\{"kind":"resync","state":\{[^}]*\}\}"#, options: .regularExpression))
+    let range = try #require(
+      text.range(of: #","checkpoint":\{"kind":"resync","state":\{[^}]*\}\}"#, options: .regularExpression))
     let stripped = text.replacingCharacters(in: range, with: "")
     let expected = JournalImportError.missingField(entry: 0, field: "entries[0].checkpoint")
     #expect(errors(stream: stripped) == (expected, expected))
@@ -107,6 +111,9 @@ import Testing
     let expected = JournalImportError.numberOutOfRange(
       entry: 1, field: "entries[1].time",
       value: "-9223372036854775808 (valid: -4611686018427387903…4611686018427387903)")
-    #expect(errors(stream: text.replacingCharacters(in: range, with: "-9223372036854775808")) == (expected, expected))
+    #expect(
+      errors(stream: text.replacingCharacters(in: range, with: "-9223372036854775808")) == (
+        expected, expected
+      ))
   }
 }

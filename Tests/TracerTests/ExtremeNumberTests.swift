@@ -10,7 +10,8 @@ import Testing
 @Suite struct ExtremeNumberTests {
   /// A recorded run of three actions: its Journal JSON and its NDJSON stream.
   private func recorded() throws -> (json: String, ndjson: String) {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("chronicle-extreme-\(UUID()).ndjson")
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "chronicle-extreme-\(UUID()).ndjson")
     defer { try? FileManager.default.removeItem(at: url) }
     let sink = try NDJSONFileSink<Counter.State, Counter.Action>(url: url)
     let (store, journal) = makeTracedStore(.init(sinks: [sink]))
@@ -90,9 +91,11 @@ import Testing
     let json = try recorded().json
     let edge = JournalNumberRange.maxTime
     var data = try replacing(json, #""wallTime":-?\d+"#, with: #""wallTime":-\#(edge)"#)
-    data = try replacing(String(decoding: data, as: UTF8.self), #""time":\d+"#, with: #""time":\#(edge - 10)"#)
+    data = try replacing(
+      String(decoding: data, as: UTF8.self), #""time":\d+"#, with: #""time":\#(edge - 10)"#)
     for _ in 0..<2 {
-      data = try replacing(String(decoding: data, as: UTF8.self), #""time":\d{1,12},"#, with: #""time":\#(edge),"#)
+      data = try replacing(
+        String(decoding: data, as: UTF8.self), #""time":\d{1,12},"#, with: #""time":\#(edge),"#)
     }
     data = try replacing(
       String(decoding: data, as: UTF8.self), #""index":0,"seq":1,"time":\d+,"wallTime":-?\d+"#,
@@ -110,7 +113,8 @@ import Testing
   }
 
   @Test func aReduxSequenceOfUInt64MaxIsOutOfRange() throws {
-    let payload = #"[{"type":"increment","payload":{"increment":{}},"meta":{"seq":18446744073709551615}},"#
+    let payload =
+      #"[{"type":"increment","payload":{"increment":{}},"meta":{"seq":18446744073709551615}},"#
       + #"{"type":"increment","payload":{"increment":{}}}]"#
     let file = #"{"payload":\#(String(reflecting: payload)),"preloadedState":"{\"count\":0,\"log\":[]}"}"#
     #expect(
@@ -120,7 +124,8 @@ import Testing
   }
 
   @Test func theLargestReduxSequenceIsFollowedWithoutOverflow() throws {
-    let payload = #"[{"type":"increment","payload":{"increment":{}},"meta":{"seq":9007199254740990}},"#
+    let payload =
+      #"[{"type":"increment","payload":{"increment":{}},"meta":{"seq":9007199254740990}},"#
       + #"{"type":"increment","payload":{"increment":{}}}]"#
     let file = #"{"payload":\#(String(reflecting: payload)),"preloadedState":"{\"count\":0,\"log\":[]}"}"#
     let journal = try CounterJournal(reduxDevTools: Data(file.utf8), reducer: Counter())
@@ -148,9 +153,11 @@ import Testing
 
   @Test func aRaisedDepthLimitStillStopsAtTheParsersMaximum() {
     let depth = 1_000_000
-    let data = Data(repeating: UInt8(ascii: "["), count: depth) + Data(repeating: UInt8(ascii: "]"), count: depth)
+    let data =
+      Data(repeating: UInt8(ascii: "["), count: depth) + Data(repeating: UInt8(ascii: "]"), count: depth)
     let limits = JournalImportLimits(maxDepth: .max)
-    #expect(depthLimit { () throws(JournalImportError) in try JournalDocument(data: data, limits: limits) } == 512)
+    #expect(
+      depthLimit { () throws(JournalImportError) in try JournalDocument(data: data, limits: limits) } == 512)
     #expect(
       depthLimit { () throws(JournalImportError) in
         try CounterJournal(journalJSON: data, reducer: Counter(), limits: limits)

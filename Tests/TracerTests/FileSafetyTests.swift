@@ -107,7 +107,10 @@ private func recordedSnapshot() -> JournalSnapshot<Counter.State, Counter.Action
     #expect(try String(contentsOf: victim, encoding: .utf8) == "keep me")
     let attributes = try FileManager.default.attributesOfItem(atPath: target.path)
     #expect(attributes[.type] as? FileAttributeType == .typeRegular)
-    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["export.out", "victim.txt"])
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == [
+        "export.out", "victim.txt",
+      ])
   }
 
   @Test func theNDJSONSinkRefusesASymbolicLink() throws {

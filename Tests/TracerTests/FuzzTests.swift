@@ -144,7 +144,11 @@ private struct WrappingCounter: Reducer {
     while position < bytes.count {
       let byte = bytes[position]
       if inString {
-        if byte == UInt8(ascii: "\\") { position += 1 } else if byte == UInt8(ascii: "\"") { inString = false }
+        if byte == UInt8(ascii: "\\") {
+          position += 1
+        } else if byte == UInt8(ascii: "\"") {
+          inString = false
+        }
         position += 1
         continue
       }
@@ -153,7 +157,9 @@ private struct WrappingCounter: Reducer {
         position += 1
       } else if byte == UInt8(ascii: "-") || (0x30...0x39).contains(byte) {
         let start = position
-        while position < bytes.count, Array("-+.eE0123456789".utf8).contains(bytes[position]) { position += 1 }
+        while position < bytes.count, Array("-+.eE0123456789".utf8).contains(bytes[position]) {
+          position += 1
+        }
         ranges.append(start..<position)
       } else {
         position += 1

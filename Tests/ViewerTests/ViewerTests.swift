@@ -212,7 +212,8 @@ private let noChromium = "chromium is not installed (apt-get install -y chromium
           JSONMember("cause", .object(cause)),
           JSONMember("type", .string("step")),
           JSONMember("action", .object([JSONMember("step", .object([]))])),
-          JSONMember("outcome", .string("reduced")), JSONMember("durations", .object([JSONMember("chain", .integer(1500))])),
+          JSONMember("outcome", .string("reduced")),
+          JSONMember("durations", .object([JSONMember("chain", .integer(1500))])),
           JSONMember("state", .object([JSONMember("count", .integer(index + 1))])),
         ]))
     }

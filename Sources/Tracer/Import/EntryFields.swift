@@ -89,9 +89,11 @@ struct EntryFields {
     }
     let durations = try reader.object("durations")
     chainNanos = try Self.duration(durations, "chain")
-    reducerNanos = try durations.contains("reducer") ? Self.duration(durations, "reducer") : Self.unknownDuration
+    reducerNanos =
+      try durations.contains("reducer") ? Self.duration(durations, "reducer") : Self.unknownDuration
     reducerOffsetNanos =
-      try durations.contains("reducerOffset") ? Self.duration(durations, "reducerOffset") : Self.unknownDuration
+      try durations.contains("reducerOffset")
+      ? Self.duration(durations, "reducerOffset") : Self.unknownDuration
     if reader.contains("checkpoint") {
       let checkpoint = try reader.object("checkpoint")
       let kind = try checkpoint.string("kind")
@@ -153,7 +155,9 @@ struct EntryOrder {
         reason: "expected index \(nextIndex) after the previous entry, found \(fields.index)")
     }
     if let previousSequence {
-      if fields.sequence == previousSequence { throw .duplicateSequence(entry: ordinal, sequence: fields.sequence) }
+      if fields.sequence == previousSequence {
+        throw .duplicateSequence(entry: ordinal, sequence: fields.sequence)
+      }
       if fields.sequence < previousSequence {
         throw .sequenceOutOfOrder(entry: ordinal, sequence: fields.sequence, previous: previousSequence)
       }

@@ -40,7 +40,9 @@ struct ExportStream: ~Copyable {
     // mkstemp creates the file readable by its owner only; an export is an ordinary file.
     _ = fchmod(descriptor, 0o644)
     _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-    file = (descriptor, String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self), path)
+    file = (
+      descriptor, String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self), path
+    )
   }
 
   deinit {

@@ -160,7 +160,8 @@ struct JournalBuilder<State: Decodable & Sendable, Action: Decodable & Sendable>
     let record = EntryRecord(
       sequence: fields.sequence, time: fields.time, wallTime: fields.wallTime &- content.originWallNanos,
       parent: cause.parent ?? 0, effect: cause.effect ?? 0,
-      chainNanos: fields.chainNanos, reducerNanos: fields.reducerNanos, reducerOffsetNanos: fields.reducerOffsetNanos,
+      chainNanos: fields.chainNanos, reducerNanos: fields.reducerNanos,
+      reducerOffsetNanos: fields.reducerOffsetNanos,
       context: content.strings.code(for: fields.context), causeLabel: content.strings.code(for: cause.label),
       causeKind: cause.kind.code, flags: fields.stopped ? .stopped : [], action: action)
     content.entries.append(record)

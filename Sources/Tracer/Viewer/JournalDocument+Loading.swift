@@ -79,7 +79,8 @@ extension JournalDocument {
     let declared = try meta.integer("entryCount", in: JournalNumberRange.indices)
     guard declared == entries.count else {
       throw .invalidValue(
-        entry: nil, field: "meta.entryCount", reason: "says \(declared) entries, the file has \(entries.count)")
+        entry: nil, field: "meta.entryCount",
+        reason: "says \(declared) entries, the file has \(entries.count)")
     }
     return try JournalDocument(
       meta: reader.required("meta"), baseState: baseState, entries: entries, fields: fields, effects: effects)
@@ -99,7 +100,8 @@ extension JournalDocument {
       return format == JournalWireFormat.streamFormat
     }
     guard firstLineEnd < bytes.count else { return false }
-    let header = try? JSONParser.parse(UnsafeBufferPointer(rebasing: bytes[..<firstLineEnd]), limits: limits.parser)
+    let header = try? JSONParser.parse(
+      UnsafeBufferPointer(rebasing: bytes[..<firstLineEnd]), limits: limits.parser)
     return header?["format"]?.stringValue == JournalWireFormat.streamFormat
   }
 
@@ -188,12 +190,14 @@ extension JournalDocument {
         effects.append((members[0].value, event.position))
       default:
         throw .invalidValue(
-          entry: nil, field: "line \(lineNumber)", reason: "unknown record \(members[0].key.debugDescription)")
+          entry: nil, field: "line \(lineNumber)", reason: "unknown record \(members[0].key.debugDescription)"
+        )
       }
     }
     let base = entries.first?["checkpoint"]?["state"] ?? .null
     var document = try JournalDocument(
-      meta: root.required("meta"), baseState: base, entries: entries, fields: fields, effects: effects.map(\.value))
+      meta: root.required("meta"), baseState: base, entries: entries, fields: fields,
+      effects: effects.map(\.value))
     document.tornLine = torn
     return document
   }

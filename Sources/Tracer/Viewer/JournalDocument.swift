@@ -42,12 +42,15 @@ public struct JournalDocument: Sendable {
   }
 
   /// A document of `entries`, whose envelopes are read (and checked one by one) here.
-  init(meta: JSONValue, baseState: JSONValue, entries: [JSONValue], effects: [JSONValue])
+  init(
+    meta: JSONValue, baseState: JSONValue, entries: [JSONValue], effects: [JSONValue]
+  )
     throws(JournalImportError)
   {
     var fields: [EntryFields] = []
     for (position, entry) in entries.enumerated() {
-      fields.append(try EntryFields(FieldReader(entry, path: FieldPath([.key("entries"), .index(position)]))))
+      fields.append(
+        try EntryFields(FieldReader(entry, path: FieldPath([.key("entries"), .index(position)]))))
     }
     try self.init(meta: meta, baseState: baseState, entries: entries, fields: fields, effects: effects)
   }

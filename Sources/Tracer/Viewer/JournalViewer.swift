@@ -33,6 +33,9 @@ public enum JournalViewer {
   }
 
   /// Writes the viewer page for `document` to `url`, replacing the file.
+  ///
+  /// The export is written to a new file beside `url` and renamed over it: a symbolic link at
+  /// `url` is replaced rather than followed, and a failed export leaves the old file as it was.
   public static func write(
     _ document: JournalDocument, to url: URL, title: String = "Chronicle journal"
   ) throws(JournalExportError) {
