@@ -68,7 +68,7 @@ struct EntryFields {
   /// The checkpoint's kind, `nil` when the entry has none.
   var checkpointIsResync: Bool?
 
-  static let unknownDuration = UInt32.max
+  static let unknownDuration = EntryRecord<Int>.unknownDuration
 
   init(_ reader: FieldReader) throws(JournalImportError) {
     index = try reader.integer("index", in: JournalNumberRange.indices)
