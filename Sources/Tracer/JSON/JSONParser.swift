@@ -375,9 +375,12 @@ struct JSONParser {
       } else if (0xDC00...0xDFFF).contains(scalar) {
         throw failure(.invalidEscape)
       }
-      // Valid by construction: not a surrogate, at most 0x10FFFF.
-      let unicode = Unicode.Scalar(scalar)!
-      output.append(contentsOf: UTF8.encode(unicode)!)
+      // Not a surrogate and at most 0x10FFFF by now: the `else` is never taken, yet it costs
+      // nothing and keeps the parser free of traps.
+      guard let unicode = Unicode.Scalar(scalar), let encoded = UTF8.encode(unicode) else {
+        throw failure(.invalidEscape)
+      }
+      output.append(contentsOf: encoded)
     default:
       position -= 1
       throw failure(.invalidEscape)
