@@ -108,7 +108,9 @@ enum CLICommand {
           Data(JournalViewer.html(for: document, title: URL(fileURLWithPath: input).lastPathComponent).utf8)
         }
       do {
-        try data.write(to: URL(fileURLWithPath: output))
+        // Atomic: written beside the target and renamed over it, so a symbolic link there is
+        // replaced rather than followed, and a failed write leaves the target as it was.
+        try data.write(to: URL(fileURLWithPath: output), options: .atomic)
       } catch {
         throw .cannotWrite(path: output, reason: (error as NSError).localizedDescription)
       }

@@ -23,6 +23,7 @@ enum CLIError: Error, CustomStringConvertible {
     case .usage(let message): message
     case .badFile(let path, .unreadableFile(_, let errno)):
       "cannot read \(path): \(String(cString: strerror(errno)))"
+    case .badFile(let path, .notARegularFile): "cannot read \(path): not a regular file"
     case .badFile(let path, let error): "\(path): \(error.description)"
     case .cannotWrite(let path, let reason): "cannot write \(path): \(reason)"
     case .noSuchEntry(let index, let path, let range):

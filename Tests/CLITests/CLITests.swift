@@ -160,7 +160,7 @@ private func shopFile() throws -> String {
       to: bad)
     let missing = try CLIRunner.chronicle("summary", bad.path)
     #expect(missing.status == 1)
-    #expect(missing.errors == "chronicle: \(bad.path): entries[0].seq is missing\n")
+    #expect(missing.errors == "chronicle: \(bad.path): meta.origin is missing\n")
     try Data(#"{"format":"other"}"#.utf8).write(to: bad)
     #expect(
       try CLIRunner.chronicle("summary", bad.path).errors

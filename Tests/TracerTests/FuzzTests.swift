@@ -125,4 +125,106 @@ private struct WrappingCounter: Reducer {
     #expect(journals + errors == 10_400)
     #expect(journals > 0 && errors > 0)
   }
+
+  /// The edges of every integer and time field, and numbers no field holds.
+  private static let boundaries = [
+    "0", "-1", "1", "-0", "2147483647", "2147483648", "4294967295", "4294967296",
+    "9007199254740991", "9007199254740992", "9007199254740993", "-9007199254740993",
+    "4611686018427387903", "4611686018427387904", "-4611686018427387903", "-4611686018427387904",
+    "9223372036854775806", "9223372036854775807", "9223372036854775808",
+    "-9223372036854775807", "-9223372036854775808", "-9223372036854775809",
+    "18446744073709551615", "18446744073709551616", "1e308", "1e400", "-1e400", "1.5", "1E+2",
+  ]
+
+  /// The byte ranges of the numbers in a JSON text (outside strings).
+  private func numberRanges(in bytes: [UInt8]) -> [Range<Int>] {
+    var ranges: [Range<Int>] = []
+    var position = 0
+    var inString = false
+    while position < bytes.count {
+      let byte = bytes[position]
+      if inString {
+        if byte == UInt8(ascii: "\\") {
+          position += 1
+        } else if byte == UInt8(ascii: "\"") {
+          inString = false
+        }
+        position += 1
+        continue
+      }
+      if byte == UInt8(ascii: "\"") {
+        inString = true
+        position += 1
+      } else if byte == UInt8(ascii: "-") || (0x30...0x39).contains(byte) {
+        let start = position
+        while position < bytes.count, Array("-+.eE0123456789".utf8).contains(bytes[position]) {
+          position += 1
+        }
+        ranges.append(start..<position)
+      } else {
+        position += 1
+      }
+    }
+    return ranges
+  }
+
+  /// Every export of an imported journal, and the Journal JSON imported again: none may trap.
+  private func exportEverything(_ journal: Journal<Counter.State, Counter.Action>) throws {
+    let snapshot = journal.snapshot()
+    _ = snapshot.chromeTrace()
+    _ = snapshot.reduxDevTools(.custom)
+    _ = snapshot.reduxDevTools(.liftedState)
+    _ = snapshot.htmlViewer()
+    journal.commit(through: .max)
+    let again = try CounterJournal(journalJSON: snapshot.journalJSON(), reducer: WrappingCounter())
+    #expect(again.indices == snapshot.indices)
+  }
+
+  /// Every view and export of a document: none may trap.
+  private func exportEverything(_ document: JournalDocument) throws {
+    _ = document.chromeTrace()
+    _ = document.reduxDevTools()
+    _ = document.ndjson()
+    _ = JournalViewer.html(for: document)
+    for position in document.entries.indices {
+      _ = document.stateText(after: position)
+      _ = document.stateChanges(from: 0, to: position)
+    }
+    let again = try JournalDocument(data: document.journalJSON())
+    #expect(again.entries == document.entries)
+  }
+
+  @Test func boundaryNumbersInEveryFieldGiveAJournalOrATypedErrorNeverACrash() async throws {
+    var loaded = (journals: 0, documents: 0)
+    var refused = (journals: 0, documents: 0)
+    for (name, original) in await corpus() {
+      for range in numberRanges(in: original) {
+        for boundary in Self.boundaries {
+          var bytes = original
+          bytes.replaceSubrange(range, with: Array(boundary.utf8))
+          switch load(name, bytes) {
+          case .success(let journal):
+            loaded.journals += 1
+            try exportEverything(journal)
+          case .failure(let error):
+            refused.journals += 1
+            #expect(error.field != nil)
+          }
+          guard name == "journal" || name == "ndjson" else { continue }
+          let document: JournalDocument
+          do throws(JournalImportError) {
+            document = try JournalDocument(data: Data(bytes))
+          } catch {
+            refused.documents += 1
+            #expect(error.field != nil)
+            continue
+          }
+          loaded.documents += 1
+          try exportEverything(document)
+        }
+      }
+    }
+    #expect(loaded.journals > 0 && refused.journals > 0)
+    #expect(loaded.documents > 0 && refused.documents > 0)
+  }
 }

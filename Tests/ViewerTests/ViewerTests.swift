@@ -210,11 +210,12 @@ private let noChromium = "chromium is not installed (apt-get install -y chromium
       entries.append(
         .object([
           JSONMember("index", .integer(index)), JSONMember("seq", .integer(index + 1)),
-          JSONMember("time", .integer(index * 1000)),
+          JSONMember("time", .integer(index * 1000)), JSONMember("wallTime", .integer(index * 1000)),
           JSONMember("context", .string(index % 2 == 0 ? "Even" : "Odd")),
           JSONMember("cause", .object(cause)),
           JSONMember("type", .string("step")),
           JSONMember("action", .object([JSONMember("step", .object([]))])),
+          JSONMember("outcome", .string("reduced")),
           JSONMember("durations", .object([JSONMember("chain", .integer(1500))])),
           JSONMember("state", .object([JSONMember("count", .integer(index + 1))])),
         ]))

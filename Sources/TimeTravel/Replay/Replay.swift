@@ -128,13 +128,8 @@ public enum Replay {
     journalJSON url: URL, reducer: R, limits: JournalImportLimits = .default
   ) throws(JournalImportError) -> ReplayReport<R.State, R.Action>
   where R.State: Equatable & Decodable, R.Action: Decodable {
-    // Opened first for the errno of a missing or unreadable file, as the Tracer's importers report.
-    let descriptor = open(url.path, O_RDONLY)
-    guard descriptor >= 0 else { throw .unreadableFile(path: url.path, errno: errno) }
-    close(descriptor)
-    guard let data = FileManager.default.contents(atPath: url.path) else {
-      throw .unreadableFile(path: url.path, errno: EIO)
-    }
+    // Read as the Tracer's importers read: regular files only, the size checked before reading.
+    let data = try FileInput.read(url, limit: limits.maxBytes)
     return try verify(journalJSON: data, reducer: reducer, limits: limits)
   }
 

@@ -4,12 +4,15 @@ public enum JournalExportError: Error, Sendable, Hashable, CustomStringConvertib
   case cannotOpen(path: String, errno: Int32)
   /// Writing to the file failed; `errno` says why (`ENOSPC` for a full disk, say).
   case writeFailed(path: String, errno: Int32)
+  /// The path is a symbolic link, which ``NDJSONFileSink`` does not follow unless asked.
+  case symbolicLink(path: String)
 
   /// The problem in words, with the path.
   public var description: String {
     switch self {
     case .cannotOpen(let path, let errno): "cannot open \(path) (errno \(errno))"
     case .writeFailed(let path, let errno): "cannot write to \(path) (errno \(errno))"
+    case .symbolicLink(let path): "\(path) is a symbolic link (not followed)"
     }
   }
 }

@@ -20,6 +20,9 @@ extension JournalSnapshot {
   }
 
   /// Writes the Chrome Trace Event JSON document to the file at `url`, replacing it.
+  ///
+  /// The export is written to a new file beside `url` and renamed over it: a symbolic link at
+  /// `url` is replaced rather than followed, and a failed export leaves the old file as it was.
   public func writeChromeTrace(
     to url: URL, options: ExportOptions = ExportOptions()
   ) throws(JournalExportError) {
@@ -47,7 +50,7 @@ extension JournalSnapshot {
           "origin", .string(Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(content.origin))),
       ]))
     stream.writer.raw("}")
-    try stream.flush()
+    try stream.finish()
   }
 }
 

@@ -15,6 +15,9 @@ extension JournalSnapshot {
 
   /// Writes the journal as a Journal JSON document to the file at `url`, replacing it, with
   /// memory bounded by one entry's size whatever the journal's length.
+  ///
+  /// The export is written to a new file beside `url` and renamed over it: a symbolic link at
+  /// `url` is replaced rather than followed, and a failed export leaves the old file as it was.
   public func writeJournalJSON(
     to url: URL, options: ExportOptions = ExportOptions()
   ) throws(JournalExportError) {
@@ -66,6 +69,6 @@ extension JournalSnapshot {
       try stream.flushIfNeeded()
     }
     stream.writer.raw("]}")
-    try stream.flush()
+    try stream.finish()
   }
 }

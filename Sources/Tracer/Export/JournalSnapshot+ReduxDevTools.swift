@@ -27,6 +27,9 @@ extension JournalSnapshot {
   }
 
   /// Writes the Redux DevTools import file to `url`, replacing it.
+  ///
+  /// The export is written to a new file beside `url` and renamed over it: a symbolic link at
+  /// `url` is replaced rather than followed, and a failed export leaves the old file as it was.
   public func writeReduxDevTools(
     _ form: ReduxDevToolsForm, to url: URL, options: ExportOptions = ExportOptions()
   )
@@ -90,7 +93,7 @@ extension JournalSnapshot {
       stream.writer.integer(count + 1)
       stream.writer.raw(#","isLocked":false,"isPaused":false}"#)
     }
-    try stream.flush()
+    try stream.finish()
   }
 
   private func fluxAction(

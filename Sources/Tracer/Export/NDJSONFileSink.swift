@@ -40,15 +40,27 @@ public final class NDJSONFileSink<State: Sendable, Action: Sendable>: JournalSin
 
   /// Creates (or truncates) the file at `url`.
   ///
+  /// A symbolic link at `url` is refused with ``JournalExportError/symbolicLink(path:)`` unless
+  /// `followingSymbolicLinks` is set: the sink appends to the file as the app runs, so a link
+  /// planted there would send the journal (and truncate the file) wherever it points.
+  ///
   /// - Parameters:
   ///   - url: Where to write.
   ///   - options: The redaction to apply (``ExportOptions/states`` does not apply: a stream
   ///     carries the journal's checkpoints).
-  public init(url: URL, options: ExportOptions = ExportOptions()) throws(JournalExportError) {
+  ///   - followingSymbolicLinks: Whether a symbolic link at `url` is followed, writing to the
+  ///     file it points to. Default `false`.
+  public init(
+    url: URL, options: ExportOptions = ExportOptions(), followingSymbolicLinks: Bool = false
+  ) throws(JournalExportError) {
     path = url.path
     redaction = options.redaction
-    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0o644)
-    guard descriptor >= 0 else { throw .cannotOpen(path: path, errno: errno) }
+    let noFollow = followingSymbolicLinks ? 0 : O_NOFOLLOW
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC | noFollow, 0o644)
+    guard descriptor >= 0 else {
+      if errno == ELOOP && !followingSymbolicLinks { throw .symbolicLink(path: path) }
+      throw .cannotOpen(path: path, errno: errno)
+    }
     file = SanitizerVisibleMutex(FileState(descriptor: descriptor))
   }
 

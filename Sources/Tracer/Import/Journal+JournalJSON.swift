@@ -87,7 +87,9 @@ extension Journal where State: Decodable, Action: Decodable {
         {
           builder = try makeBuilder(header, configuration: configuration, limits: limits)
         }
-        if builder != nil, try step({ parser throws(JSONParser.Failure) in parser.peek(UInt8(ascii: "[")) }) {
+        if builder != nil, try step({ parser throws(JSONParser.Failure) in parser.peek(UInt8(ascii: "[")) }),
+          var current = builder.take()
+        {
           try step { parser throws(JSONParser.Failure) in try parser.beginArray() }
           var index = 0
           while try step({ parser throws(JSONParser.Failure) in try parser.nextElement(index: index) }) {
@@ -95,12 +97,13 @@ extension Journal where State: Decodable, Action: Decodable {
             parser.endMember()
             let path = FieldPath([.key(key), .index(index)])
             if key == "entries" {
-              try builder!.addEntry(element, path: path)
+              try current.addEntry(element, path: path)
             } else {
-              try builder!.addEvent(element, path: path)
+              try current.addEvent(element, path: path)
             }
             index += 1
           }
+          builder = current
           if key == "entries" { counts.entries = index } else { counts.effects = index }
         } else {
           let value = try step { parser throws(JSONParser.Failure) in try parser.parseValue() }
@@ -116,28 +119,34 @@ extension Journal where State: Decodable, Action: Decodable {
     }
     try step { parser throws(JSONParser.Failure) in try parser.finish() }
 
-    if builder == nil { builder = try makeBuilder(header, configuration: configuration, limits: limits) }
+    var finished: JournalBuilder<State, Action>
+    if let built = builder.take() {
+      finished = built
+    } else {
+      finished = try makeBuilder(header, configuration: configuration, limits: limits)
+    }
     for list in heldLists.sorted(by: { $0.key > $1.key }) {  // entries before effects
       for (index, element) in list.elements.enumerated() {
         let path = FieldPath([.key(list.key), .index(index)])
         if list.key == "entries" {
-          try builder!.addEntry(element, path: path)
+          try finished.addEntry(element, path: path)
           counts.entries += 1
         } else {
-          try builder!.addEvent(element, path: path)
+          try finished.addEvent(element, path: path)
         }
       }
     }
     guard seen.contains("entries") else { throw .missingField(entry: nil, field: "entries") }
     guard seen.contains("effects") else { throw .missingField(entry: nil, field: "effects") }
-    let meta = try FieldReader(header["meta"]!, path: FieldPath([.key("meta")]))
-    let declared: Int = try meta.integer("entryCount")
+    guard let metaValue = header["meta"] else { throw .missingField(entry: nil, field: "meta") }
+    let meta = try FieldReader(metaValue, path: FieldPath([.key("meta")]))
+    let declared = try meta.integer("entryCount", in: JournalNumberRange.indices)
     guard declared == counts.entries else {
       throw .invalidValue(
         entry: nil, field: "meta.entryCount",
         reason: "says \(declared) entries, the file has \(counts.entries)")
     }
-    return builder!.content
+    return finished.content
   }
 
   /// Checks the header members and sets up the builder with the base state.
@@ -157,10 +166,7 @@ extension Journal where State: Decodable, Action: Decodable {
       originWallNanos: fields.originWallNanos, checkpointInterval: fields.checkpointInterval, limits: limits,
       stateSize: configuration.stateSize)
     builder.expectStateShape(fields.stateShape)
-    let firstIndex: Int = try meta.integer("firstIndex")
-    guard firstIndex >= 0 else {
-      throw .numberOutOfRange(entry: nil, field: "meta.firstIndex", value: "\(firstIndex)")
-    }
+    let firstIndex = try meta.integer("firstIndex", in: JournalNumberRange.indices)
     builder.expectFirstIndex(firstIndex)
     let base = try root.required("baseState")
     if base != .null {

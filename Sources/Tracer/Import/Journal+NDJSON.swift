@@ -41,6 +41,7 @@ extension Journal where State: Decodable, Action: Decodable {
     limits: JournalImportLimits = .default
   ) throws(JournalImportError) -> NDJSONLoadResult<State, Action> where R.State == State, R.Action == Action {
     let file = try FileInput(url)
+    try file.check(limit: limits.maxBytes)
     var loader = NDJSONLoader<State, Action>(configuration: configuration, limits: limits)
     while true {
       let block = try file.read(upTo: 1 << 20)

@@ -136,8 +136,10 @@ struct ReduxDevToolsImporter<State: Decodable & Sendable, Action: Decodable & Se
       let liftedReader = try FieldReader(lifted, path: liftedPath)
       let action = try liftedReader.object("action")
       if try action.string("type").hasPrefix("@@") { continue }
-      let timestamp: Int64? = try liftedReader.optionalInteger("timestamp")
-      let wall = timestamp.map { $0 &* 1_000_000 }
+      // Milliseconds: within the range of wall times once in nanoseconds.
+      let timestamp = try liftedReader.optionalInteger(
+        "timestamp", in: -(JournalNumberRange.maxTime / 1_000_000)...(JournalNumberRange.maxTime / 1_000_000))
+      let wall = timestamp.map { $0 * 1_000_000 }
       if ordinal == 0, let wall { content.originWallNanos = wall }
       // States computed by the extension become checkpoints, as a recorded journal keeps them.
       // computedStates[k] is the state after stagedActionIds[k]: the one before this action is
@@ -179,25 +181,11 @@ struct ReduxDevToolsImporter<State: Decodable & Sendable, Action: Decodable & Se
       if let replayable = meta.optional("replayable"), replayable == .bool(false) {
         throw .notReplayable(entry: ordinal, field: flux.path.appending("payload").description)
       }
-      if let seq: UInt64 = try meta.optionalInteger("seq") { sequence = seq }
+      if let seq = try meta.optionalInteger("seq", in: JournalNumberRange.sequences) { sequence = seq }
       context = try meta.optionalString("context")
       if meta.contains("cause") {
         let reader = try meta.object("cause")
-        let kindName = try reader.string("kind")
-        guard let kind = Cause.Kind(rawValue: kindName) else {
-          throw .invalidValue(
-            entry: ordinal, field: reader.path.appending("kind").description,
-            reason: "unknown cause kind \(kindName.debugDescription)")
-        }
-        let parent: UInt64? = try reader.optionalInteger("parent")
-        if let parent, parent == 0 || parent >= sequence {
-          throw .invalidValue(
-            entry: ordinal, field: reader.path.appending("parent").description,
-            reason: "a cause's parent must be an earlier sequence number, found \(parent)")
-        }
-        cause = Cause(
-          kind: kind, parent: parent, effect: try reader.optionalInteger("effect"),
-          label: try reader.optionalString("label"))
+        cause = try EntryFields.cause(reader, sequence: sequence)
       }
       if try meta.optionalString("outcome") == "stopped" { stopped = true }
     }

@@ -52,6 +52,9 @@ public enum JournalImportError: Error, Sendable, Hashable, CustomStringConvertib
   case notReplayable(entry: Int?, field: String)
   /// The file could not be read.
   case unreadableFile(path: String, errno: Int32)
+  /// The path names a FIFO, a socket, a device or a directory: only regular files are read (a
+  /// FIFO would block the import until a writer came).
+  case notARegularFile(path: String)
 
   /// The position of the entry the problem is in, if any.
   public var entry: Int? {
@@ -63,7 +66,7 @@ public enum JournalImportError: Error, Sendable, Hashable, CustomStringConvertib
       entry
     case .duplicateSequence(let entry, _), .sequenceOutOfOrder(let entry, _, _):
       entry
-    case .wrongFormat, .unsupportedVersion, .typeMismatch, .unreadableFile:
+    case .wrongFormat, .unsupportedVersion, .typeMismatch, .unreadableFile, .notARegularFile:
       nil
     }
   }
@@ -81,7 +84,7 @@ public enum JournalImportError: Error, Sendable, Hashable, CustomStringConvertib
     case .wrongFormat: "format"
     case .unsupportedVersion: "version"
     case .typeMismatch(let role, _, _, _): "meta.\(role.rawValue).type"
-    case .unreadableFile: nil
+    case .unreadableFile, .notARegularFile: nil
     }
   }
 
@@ -110,6 +113,7 @@ public enum JournalImportError: Error, Sendable, Hashable, CustomStringConvertib
     case .invalidValue(_, let field, let reason): "\(field): \(reason)"
     case .notReplayable(_, let field): "\(field) was exported by description and cannot be decoded"
     case .unreadableFile(let path, let errno): "cannot read \(path) (errno \(errno))"
+    case .notARegularFile(let path): "\(path) is not a regular file"
     }
   }
 }

@@ -6,7 +6,9 @@ public struct JournalImportLimits: Sendable, Hashable {
   public var maxBytes: Int
   /// The largest NDJSON line, in bytes. Default 64 MiB.
   public var maxLineBytes: Int
-  /// The deepest nesting of arrays and objects. Default 128.
+  /// The deepest nesting of arrays and objects. Default 128; at most 512, the depth every
+  /// parser stops at whatever this says (a larger value acts as 512), so that no import can
+  /// exhaust a thread's stack.
   public var maxDepth: Int
   /// The longest string, in UTF-8 bytes. Default 16 MiB.
   public var maxStringBytes: Int
@@ -14,6 +16,9 @@ public struct JournalImportLimits: Sendable, Hashable {
   public var maxNumberLength: Int
   /// The most entries. Default 10,000,000.
   public var maxEntries: Int
+  /// Whether values nested deeper than ``maxDepth`` are cut (replaced by a marker) rather than
+  /// refused: for the viewer, which shows the library's own exports whatever their depth.
+  var cutsTooDeep = false
 
   /// Creates limits.
   public init(
@@ -31,7 +36,19 @@ public struct JournalImportLimits: Sendable, Hashable {
   /// The defaults.
   public static var `default`: JournalImportLimits { JournalImportLimits() }
 
+  /// For reading the library's own exports back (the viewer): no size limits, and values nested
+  /// deeper than the parser's maximum cut with a marker instead of refused.
+  static var ownExport: JournalImportLimits {
+    var limits = JournalImportLimits(
+      maxBytes: .max, maxLineBytes: .max, maxDepth: JSONParser.maxSupportedDepth, maxStringBytes: .max,
+      maxNumberLength: .max, maxEntries: .max)
+    limits.cutsTooDeep = true
+    return limits
+  }
+
   var parser: JSONParser.Limits {
-    JSONParser.Limits(maxDepth: maxDepth, maxStringBytes: maxStringBytes, maxNumberLength: maxNumberLength)
+    JSONParser.Limits(
+      maxDepth: maxDepth, maxStringBytes: maxStringBytes, maxNumberLength: maxNumberLength,
+      cutsTooDeep: cutsTooDeep)
   }
 }

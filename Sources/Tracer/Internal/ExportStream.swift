@@ -11,10 +11,17 @@ import Foundation
 /// Where an export goes: a file written as it grows, or bytes kept in memory.
 ///
 /// Exporters write into ``writer`` and call ``flushIfNeeded()`` after each item, so a file
-/// export holds at most a buffer's worth of output in memory, however long the journal.
+/// export holds at most a buffer's worth of output in memory, however long the journal; they end
+/// with ``finish()``.
+///
+/// A file export is written to a new file beside the target and renamed over it by
+/// ``finish()``: the target is replaced whole or not at all (a failed export leaves it as it
+/// was), and a symbolic link at the target is replaced, never followed.
 struct ExportStream: ~Copyable {
   var writer = JSONWriter(capacity: 1 << 16)
-  private let file: (descriptor: Int32, path: String)?
+  /// The temporary file being written, and the path it replaces when finished.
+  private let file: (descriptor: Int32, temporaryPath: String, path: String)?
+  private var finished = false
   private(set) var data = Data()
   private static let threshold = 1 << 16
 
@@ -23,16 +30,35 @@ struct ExportStream: ~Copyable {
     file = nil
   }
 
-  /// A stream that creates (or truncates) the file at `url` and writes into it.
+  /// A stream that replaces the file at `url` when finished.
   init(creating url: URL) throws(JournalExportError) {
     let path = url.path
-    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    let directory = url.deletingLastPathComponent().path
+    var template = Array("\(directory)/.\(url.lastPathComponent).XXXXXX".utf8CString)
+    let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
     guard descriptor >= 0 else { throw .cannotOpen(path: path, errno: errno) }
-    file = (descriptor, path)
+    // mkstemp creates the file readable by its owner only; an export is an ordinary file.
+    _ = fchmod(descriptor, 0o644)
+    _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+    file = (
+      descriptor, String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self), path
+    )
   }
 
   deinit {
-    if let file { close(file.descriptor) }
+    if let file {
+      close(file.descriptor)
+      if !finished { unlink(file.temporaryPath) }
+    }
+  }
+
+  /// Writes what is left and puts the file in place of the target.
+  mutating func finish() throws(JournalExportError) {
+    try flush()
+    guard let file else { return }
+    guard fsync(file.descriptor) == 0 else { throw .writeFailed(path: file.path, errno: errno) }
+    guard rename(file.temporaryPath, file.path) == 0 else { throw .cannotOpen(path: file.path, errno: errno) }
+    finished = true
   }
 
   mutating func flushIfNeeded() throws(JournalExportError) {

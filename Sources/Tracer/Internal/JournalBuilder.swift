@@ -12,9 +12,7 @@ struct JournalBuilder<State: Decodable & Sendable, Action: Decodable & Sendable>
   private let limits: JournalImportLimits
   private let stateSize: (State) -> Int
   private var fileStateShape: String?
-  private var previousSequence: UInt64?
-  private var previousTime: Int64?
-  private var nextIndex: Int?
+  private var order = EntryOrder()
   private(set) var entryCount = 0
   private(set) var eventCount = 0
 
@@ -44,14 +42,8 @@ struct JournalBuilder<State: Decodable & Sendable, Action: Decodable & Sendable>
     let action = try meta.object("action")
     try checkType(state, role: .state, expected: TypeFingerprint.qualifiedName(of: State.self))
     try checkType(action, role: .action, expected: TypeFingerprint.qualifiedName(of: Action.self))
-    let origin = try meta.object("origin")
-    let wall: Int64 = try origin.integer("wallTime")
-    let interval: Int = try meta.integer("checkpointInterval")
-    guard interval >= 1 else {
-      throw .invalidValue(
-        entry: nil, field: "meta.checkpointInterval", reason: "must be at least 1, found \(interval)")
-    }
-    return (wall, interval, try state.optionalString("shape"))
+    let fields = try MetaFields(meta)
+    return (fields.originWallNanos, fields.checkpointInterval, try state.optionalString("shape"))
   }
 
   private static func checkType(
@@ -70,7 +62,7 @@ struct JournalBuilder<State: Decodable & Sendable, Action: Decodable & Sendable>
 
   /// Requires the first entry to have position `index`.
   mutating func expectFirstIndex(_ index: Int) {
-    nextIndex = index
+    order.expect(index: index)
     content.entries.reset(startingAt: index)
   }
 
@@ -125,8 +117,9 @@ struct JournalBuilder<State: Decodable & Sendable, Action: Decodable & Sendable>
       throw .tooLarge(entry: ordinal, field: "entries", limit: limits.maxEntries)
     }
     let reader = try FieldReader(value, path: path)
-    let index: Int = try reader.integer("index")
-    if branches, let nextIndex, index != nextIndex, try Self.hasResyncCheckpoint(reader) {
+    let fields = try EntryFields(reader)
+    let index = fields.index
+    if branches, let nextIndex = order.nextIndex, index != nextIndex, fields.checkpointIsResync == true {
       if index >= content.entries.startIndex && index < nextIndex {
         content.entries.removeLast(from: index)
         content.checkpoints.removeAll(after: index)
@@ -142,66 +135,20 @@ struct JournalBuilder<State: Decodable & Sendable, Action: Decodable & Sendable>
         content.checkpoints.removeAll()
         content.events.reset(startingAt: content.events.endIndex)
       }
-      self.nextIndex = index
+      order.expect(index: index)
     }
-    if let nextIndex, index != nextIndex {
-      throw .invalidValue(
-        entry: ordinal, field: path.appending("index").description,
-        reason: "expected index \(nextIndex) after the previous entry, found \(index)")
-    }
-    if nextIndex == nil { content.entries.reset(startingAt: index) }
-    let sequence: UInt64 = try reader.integer("seq")
-    guard sequence >= 1 else {
-      throw .numberOutOfRange(entry: ordinal, field: path.appending("seq").description, value: "0")
-    }
-    if let previousSequence {
-      if sequence == previousSequence { throw .duplicateSequence(entry: ordinal, sequence: sequence) }
-      if sequence < previousSequence {
-        throw .sequenceOutOfOrder(entry: ordinal, sequence: sequence, previous: previousSequence)
-      }
-    }
-    let time: Int64 = try reader.integer("time")
-    if let previousTime, time < previousTime {
-      throw .invalidValue(
-        entry: ordinal, field: path.appending("time").description,
-        reason: "monotonic time goes backwards (\(time) after \(previousTime))")
-    }
-    let wallTime: Int64 = try reader.integer("wallTime")
-    let context = try reader.optionalString("context")
-    let cause = try readCause(reader.object("cause"), sequence: sequence)
+    try order.check(fields, ordinal: ordinal, path: path)
+    if order.nextIndex == nil { content.entries.reset(startingAt: index) }
     guard try reader.bool("replayable") else {
       throw .notReplayable(entry: ordinal, field: path.appending("action").description)
     }
     let action = try decoder.decode(
       Action.self, from: reader.required("action"), path: path.appending("action"))
-    let outcome = try reader.string("outcome")
-    var flags: EntryFlags = []
-    switch outcome {
-    case "reduced": break
-    case "stopped": flags.insert(.stopped)
-    default:
-      throw .invalidValue(
-        entry: ordinal, field: path.appending("outcome").description,
-        reason: "expected \"reduced\" or \"stopped\", found \(outcome.debugDescription)")
-    }
-    let durations = try reader.object("durations")
-    let chain = try duration(durations, "chain")
-    let reducer =
-      try durations.contains("reducer") ? duration(durations, "reducer") : EntryRecord<Action>.unknownDuration
-    let offset =
-      try durations.contains("reducerOffset")
-      ? duration(durations, "reducerOffset") : EntryRecord<Action>.unknownDuration
 
-    if reader.contains("checkpoint") {
+    if let resync = fields.checkpointIsResync {
       let checkpoint = try reader.object("checkpoint")
-      let kindName = try checkpoint.string("kind")
-      guard let kind = JournalCheckpoint<State>.Kind(rawValue: kindName) else {
-        throw .invalidValue(
-          entry: ordinal, field: checkpoint.path.appending("kind").description,
-          reason: "expected \"interval\" or \"resync\", found \(kindName.debugDescription)")
-      }
       let state = try decodeState(checkpoint.required("state"), path: checkpoint.path.appending("state"))
-      try addCheckpoint(state, index: index, kind: kind, path: checkpoint.path)
+      try addCheckpoint(state, index: index, kind: resync ? .resync : .interval, path: checkpoint.path)
     } else if checkpointRequired && content.checkpoints.last == nil {
       throw .missingField(entry: ordinal, field: path.appending("checkpoint").description)
     }
@@ -209,54 +156,17 @@ struct JournalBuilder<State: Decodable & Sendable, Action: Decodable & Sendable>
       throw .missingField(entry: nil, field: "baseState")
     }
 
+    let cause = fields.cause
     let record = EntryRecord(
-      sequence: sequence, time: time, wallTime: wallTime &- content.originWallNanos,
+      sequence: fields.sequence, time: fields.time, wallTime: fields.wallTime &- content.originWallNanos,
       parent: cause.parent ?? 0, effect: cause.effect ?? 0,
-      chainNanos: chain, reducerNanos: reducer, reducerOffsetNanos: offset,
-      context: content.strings.code(for: context), causeLabel: content.strings.code(for: cause.label),
-      causeKind: cause.kind.code, flags: flags, action: action)
+      chainNanos: fields.chainNanos, reducerNanos: fields.reducerNanos,
+      reducerOffsetNanos: fields.reducerOffsetNanos,
+      context: content.strings.code(for: fields.context), causeLabel: content.strings.code(for: cause.label),
+      causeKind: cause.kind.code, flags: fields.stopped ? .stopped : [], action: action)
     content.entries.append(record)
-    previousSequence = sequence
-    previousTime = time
-    nextIndex = index + 1
+    order.accept(fields)
     entryCount += 1
-  }
-
-  private static func hasResyncCheckpoint(_ reader: FieldReader) throws(JournalImportError) -> Bool {
-    guard reader.contains("checkpoint") else { return false }
-    return try reader.object("checkpoint").optionalString("kind") == "resync"
-  }
-
-  private func duration(_ reader: FieldReader, _ key: String) throws(JournalImportError) -> UInt32 {
-    let value: Int64 = try reader.integer(key)
-    guard value >= 0, value < Int64(UInt32.max) else {
-      let field = reader.path.appending(key)
-      throw .numberOutOfRange(entry: field.entryIndex, field: field.description, value: "\(value)")
-    }
-    return UInt32(value)
-  }
-
-  private func readCause(_ reader: FieldReader, sequence: UInt64?) throws(JournalImportError) -> Cause {
-    let kindName = try reader.string("kind")
-    guard let kind = Cause.Kind(rawValue: kindName) else {
-      let field = reader.path.appending("kind")
-      throw .invalidValue(
-        entry: field.entryIndex, field: field.description,
-        reason: "unknown cause kind \(kindName.debugDescription)")
-    }
-    let parent: UInt64? = try reader.optionalInteger("parent")
-    let effect: UInt64? = try reader.optionalInteger("effect")
-    if let parent, parent == 0 || sequence.map({ parent >= $0 }) == true {
-      let field = reader.path.appending("parent")
-      throw .invalidValue(
-        entry: field.entryIndex, field: field.description,
-        reason: "a cause's parent must be an earlier sequence number, found \(parent)")
-    }
-    if effect == 0 {
-      let field = reader.path.appending("effect")
-      throw .numberOutOfRange(entry: field.entryIndex, field: field.description, value: "0")
-    }
-    return Cause(kind: kind, parent: parent, effect: effect, label: try reader.optionalString("label"))
   }
 
   // MARK: Events
@@ -266,32 +176,13 @@ struct JournalBuilder<State: Decodable & Sendable, Action: Decodable & Sendable>
     guard eventCount < limits.maxEntries else {
       throw .tooLarge(entry: nil, field: "effects", limit: limits.maxEntries)
     }
-    let reader = try FieldReader(value, path: path)
-    let effect: UInt64 = try reader.integer("effect")
-    guard effect >= 1 else {
-      throw .numberOutOfRange(entry: nil, field: path.appending("effect").description, value: "0")
-    }
-    let phaseName = try reader.string("phase")
-    guard let phase = EventRecord.Phase(name: phaseName) else {
-      throw .invalidValue(
-        entry: nil, field: path.appending("phase").description,
-        reason: "unknown phase \(phaseName.debugDescription)")
-    }
-    var failure: UInt32 = 0
-    if phase == .failed { failure = content.strings.code(for: try reader.string("error")) }
-    let time: Int64 = try reader.integer("time")
-    let position: Int64 = try reader.integer("position")
-    let cause = try readCause(reader.object("cause"), sequence: nil)
-    let idValues = try reader.array("ids")
-    var ids: [String] = []
-    for (offset, id) in idValues.enumerated() {
-      ids.append(try FieldReader.string(id, path: path.appending("ids").appending(index: offset)))
-    }
+    let fields = try EventFields(FieldReader(value, path: path))
+    let failure = content.strings.code(for: fields.error)
     content.events.append(
       EventRecord(
-        effect: effect, parent: cause.parent ?? 0, time: time, position: position,
-        label: content.strings.code(for: cause.label), ids: content.idLists.code(for: ids), failure: failure,
-        causeKind: cause.kind.code, phase: phase))
+        effect: fields.effect, parent: fields.cause.parent ?? 0, time: fields.time, position: fields.position,
+        label: content.strings.code(for: fields.cause.label), ids: content.idLists.code(for: fields.ids),
+        failure: failure, causeKind: fields.cause.kind.code, phase: fields.phase))
     eventCount += 1
   }
 }

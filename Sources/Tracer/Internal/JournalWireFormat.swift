@@ -31,7 +31,7 @@ struct JournalObjectWriter<State: Sendable, Action: Sendable> {
       JSONMember(
         "origin",
         .object([
-          JSONMember("wallTime", .integer(Int64((metadata.origin.timeIntervalSince1970 * 1e9).rounded()))),
+          JSONMember("wallTime", .integer(wallNanoseconds(metadata.origin))),
           JSONMember(
             "iso8601",
             .string(Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(metadata.origin))),
@@ -91,7 +91,7 @@ struct JournalObjectWriter<State: Sendable, Action: Sendable> {
     writer.raw(#","time":"#)
     writer.integer(nanoseconds(entry.time))
     writer.raw(#","wallTime":"#)
-    writer.integer(Int64((entry.wallTime.timeIntervalSince1970 * 1e9).rounded()))
+    writer.integer(wallNanoseconds(entry.wallTime))
     if let context = entry.context {
       writer.raw(#","context":"#)
       writer.string(context)
@@ -154,6 +154,18 @@ struct JournalObjectWriter<State: Sendable, Action: Sendable> {
     members.append(JSONMember("ids", .array(event.ids.map { .string($0) })))
     return .object(members)
   }
+}
+
+/// A wall-clock time as nanoseconds since 1970, within the formats' range of times: a `Date`
+/// holds a `Double`, whose rounding can take a time at the edge of the range just past it, and
+/// converting a `Double` beyond `Int64` would trap.
+func wallNanoseconds(_ date: Date) -> Int64 {
+  let nanoseconds = (date.timeIntervalSince1970 * 1e9).rounded()
+  let limit = JournalNumberRange.maxTime
+  if nanoseconds.isNaN { return 0 }
+  if nanoseconds >= Double(limit) { return limit }
+  if nanoseconds <= -Double(limit) { return -limit }
+  return Int64(nanoseconds)
 }
 
 /// A duration as whole nanoseconds.

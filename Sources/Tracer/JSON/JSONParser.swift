@@ -9,7 +9,19 @@ struct JSONParser {
     var maxDepth: Int
     var maxStringBytes: Int
     var maxNumberLength: Int
+    /// Whether an object or array nested deeper than the limit is replaced by ``cutMarker``
+    /// (skipped without recursion) instead of failing: for showing a value whatever its depth.
+    var cutsTooDeep = false
   }
+
+  /// The deepest nesting any parser accepts, whatever its limits say. The parser recurses once
+  /// per level, and so does every step after it (decoding, writing, diffing, the viewer): this
+  /// keeps all of them far within a thread's stack (Foundation's `JSONDecoder` stops at the same
+  /// depth).
+  static let maxSupportedDepth = 512
+
+  /// What a value cut for its depth is replaced with when ``Limits/cutsTooDeep`` is set.
+  static let cutMarker = "<cut: nested too deep>"
 
   enum Problem: Equatable, Sendable {
     case unexpectedEnd
@@ -86,8 +98,12 @@ struct JSONParser {
   mutating func parseValue() throws(Failure) -> JSONValue {
     guard position < bytes.count else { throw failure(.unexpectedEnd) }
     switch bytes[position] {
-    case UInt8(ascii: "{"): return try parseObject()
-    case UInt8(ascii: "["): return try parseArray()
+    case UInt8(ascii: "{"), UInt8(ascii: "["):
+      if limits.cutsTooDeep && depth >= maxDepth {
+        try skipContainer()
+        return .string(Self.cutMarker)
+      }
+      return bytes[position] == UInt8(ascii: "{") ? try parseObject() : try parseArray()
     case UInt8(ascii: "\""): return .string(try parseString())
     case UInt8(ascii: "t"): try literal("true"); return .bool(true)
     case UInt8(ascii: "f"): try literal("false"); return .bool(false)
@@ -112,9 +128,38 @@ struct JSONParser {
     position += count
   }
 
+  private var maxDepth: Int { min(limits.maxDepth, Self.maxSupportedDepth) }
+
   private mutating func enter() throws(Failure) {
     depth += 1
-    if depth > limits.maxDepth { throw failure(.tooDeep(limit: limits.maxDepth)) }
+    if depth > maxDepth { throw failure(.tooDeep(limit: maxDepth)) }
+  }
+
+  /// Moves past the object or array at `position` without building it, counting brackets in a
+  /// loop rather than recursing, whatever its depth. Its contents are not validated beyond
+  /// their strings and brackets: the values cut are not shown.
+  private mutating func skipContainer() throws(Failure) {
+    var open = 0
+    while position < bytes.count {
+      switch bytes[position] {
+      case UInt8(ascii: "{"), UInt8(ascii: "["): open += 1
+      case UInt8(ascii: "}"), UInt8(ascii: "]"):
+        open -= 1
+        if open == 0 {
+          position += 1
+          return
+        }
+      case UInt8(ascii: "\""):
+        position += 1
+        while position < bytes.count, bytes[position] != UInt8(ascii: "\"") {
+          position += bytes[position] == UInt8(ascii: "\\") ? 2 : 1
+        }
+      default: break
+      }
+      position += 1
+    }
+    position = bytes.count
+    throw failure(.unexpectedEnd)
   }
 
   private mutating func parseObject() throws(Failure) -> JSONValue {
@@ -330,9 +375,12 @@ struct JSONParser {
       } else if (0xDC00...0xDFFF).contains(scalar) {
         throw failure(.invalidEscape)
       }
-      // Valid by construction: not a surrogate, at most 0x10FFFF.
-      let unicode = Unicode.Scalar(scalar)!
-      output.append(contentsOf: UTF8.encode(unicode)!)
+      // Not a surrogate and at most 0x10FFFF by now: the `else` is never taken, yet it costs
+      // nothing and keeps the parser free of traps.
+      guard let unicode = Unicode.Scalar(scalar), let encoded = UTF8.encode(unicode) else {
+        throw failure(.invalidEscape)
+      }
+      output.append(contentsOf: encoded)
     default:
       position -= 1
       throw failure(.invalidEscape)

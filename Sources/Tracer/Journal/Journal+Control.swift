@@ -5,7 +5,8 @@ extension Journal {
   /// - Parameter index: The last entry to commit; positions outside ``indices`` are clamped.
   public func commit(through index: Int) {
     storage.withLock { storage in
-      storage.commit(upTo: index + 1, configuration: configuration, reduce: reducer)
+      // `index + 1` would overflow at `Int.max`, which is clamped like any other position.
+      storage.commit(upTo: min(index, Int.max - 1) + 1, configuration: configuration, reduce: reducer)
     }
   }
 

@@ -26,21 +26,19 @@ public struct DocumentEntry: Sendable, Hashable {
   /// both sides read `"<redacted>"`, so comparing the states' JSON cannot tell.
   var redactedChanges: [[StatePatch.PathComponent]]
 
-  init(_ object: JSONValue, position: Int) throws(JournalImportError) {
-    let path = FieldPath([.key("entries"), .index(position)])
-    let root = try FieldReader(object, path: path)
-    index = try root.integer("index")
-    sequence = try root.integer("seq")
-    time = try root.integer("time")
-    context = try root.optionalString("context")
-    let cause = try root.object("cause")
-    causeKind = try cause.string("kind")
-    causeParent = try cause.optionalInteger("parent")
-    causeLabel = try cause.optionalString("label")
+  /// The entry `object` at `position`, whose envelope the loader read and checked as `fields`.
+  init(_ object: JSONValue, fields: EntryFields, position: Int) throws(JournalImportError) {
+    let root = try FieldReader(object, path: FieldPath([.key("entries"), .index(position)]))
+    index = fields.index
+    sequence = fields.sequence
+    time = fields.time
+    context = fields.context
+    causeKind = fields.cause.kind.rawValue
+    causeParent = fields.cause.parent
+    causeLabel = fields.cause.label
     type = try root.string("type")
-    outcome = (try? root.string("outcome")) ?? "reduced"
-    let durations = try? root.object("durations")
-    duration = (try? durations?.integer("chain")) ?? 0
+    outcome = fields.stopped ? "stopped" : "reduced"
+    duration = Int64(fields.chainNanos)
     actionJSON = String(decoding: JSONWriter.serialize(try root.required("action")), as: UTF8.self)
     redactedChanges = []
     if root.contains("redactedChanges") {

@@ -3,21 +3,37 @@ import Foundation
 extension JournalDocument {
   /// Reads the Journal JSON or NDJSON file at `url`, telling the two apart by their `format`.
   ///
-  /// Throws the same ``JournalImportError``s as the typed importers, naming the entry and the
-  /// field; an NDJSON stream's torn last line is left out and reported in ``tornLine``.
+  /// Checks what the typed importers check, with the same code (everything but the app's types):
+  /// the header, the order of the entries and the ranges of their numbers. Throws the same
+  /// ``JournalImportError``s, naming the entry and the field; an NDJSON stream's torn last line
+  /// is left out and reported in ``tornLine``.
   public init(contentsOf url: URL, limits: JournalImportLimits = .default) throws(JournalImportError) {
     try self.init(data: FileInput.read(url, limit: limits.maxBytes), limits: limits)
   }
 
-  /// Reads a Journal JSON document or an NDJSON stream held in `data`.
+  /// Reads a Journal JSON document or an NDJSON stream held in `data` (see
+  /// ``init(contentsOf:limits:)``).
   public init(data: Data, limits: JournalImportLimits = .default) throws(JournalImportError) {
-    let bytes = [UInt8](data)
+    guard data.count <= limits.maxBytes else {
+      throw .tooLarge(entry: nil, field: "(document)", limit: limits.maxBytes)
+    }
+    // Parsed in place: no copy of the input.
+    let result: Result<JournalDocument, JournalImportError> = data.withUnsafeBytes { raw in
+      do throws(JournalImportError) {
+        return .success(try Self.load(raw.bindMemory(to: UInt8.self), limits: limits))
+      } catch {
+        return .failure(error)
+      }
+    }
+    self = try result.get()
+  }
+
+  private static func load(
+    _ bytes: UnsafeBufferPointer<UInt8>, limits: JournalImportLimits
+  ) throws(JournalImportError) -> JournalDocument {
     let firstLineEnd = bytes.firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
-    if let header = try? JSONParser.parse(Array(bytes[..<firstLineEnd]), limits: limits.parser),
-      header["format"]?.stringValue == JournalWireFormat.streamFormat
-    {
-      try self.init(ndjson: bytes, header: header, headerEnd: firstLineEnd, limits: limits)
-      return
+    if try isStream(bytes, firstLineEnd: firstLineEnd, limits: limits) {
+      return try loadStream(bytes, headerEnd: firstLineEnd, limits: limits)
     }
     let root: JSONValue
     do throws(JSONParser.Failure) {
@@ -31,57 +47,170 @@ extension JournalDocument {
       throw .wrongFormat(expected: JournalWireFormat.journalFormat, found: format)
     }
     try Journal<Int, Int>.checkVersion(reader)
-    try self.init(
-      meta: reader.required("meta"), baseState: reader.optional("baseState") ?? .null,
-      entries: reader.array("entries"), effects: reader.optional("effects").flatMap(\.arrayValue) ?? [])
+    let meta = try reader.object("meta")
+    _ = try MetaFields(meta)
+    let firstIndex = try meta.integer("firstIndex", in: JournalNumberRange.indices)
+    let baseState = try reader.required("baseState")
+    let entries = try reader.array("entries")
+    guard entries.count <= limits.maxEntries else {
+      throw .tooLarge(entry: limits.maxEntries, field: "entries", limit: limits.maxEntries)
+    }
+    var order = EntryOrder()
+    order.expect(index: firstIndex)
+    var fields: [EntryFields] = []
+    fields.reserveCapacity(entries.count)
+    for (ordinal, entry) in entries.enumerated() {
+      let path = FieldPath([.key("entries"), .index(ordinal)])
+      let entryFields = try EntryFields(FieldReader(entry, path: path))
+      try order.check(entryFields, ordinal: ordinal, path: path)
+      if ordinal == 0, baseState == .null, entryFields.checkpointIsResync == nil {
+        throw .missingField(entry: nil, field: "baseState")
+      }
+      order.accept(entryFields)
+      fields.append(entryFields)
+    }
+    let effects = try reader.array("effects")
+    guard effects.count <= limits.maxEntries else {
+      throw .tooLarge(entry: nil, field: "effects", limit: limits.maxEntries)
+    }
+    for (offset, effect) in effects.enumerated() {
+      _ = try EventFields(FieldReader(effect, path: FieldPath([.key("effects"), .index(offset)])))
+    }
+    let declared = try meta.integer("entryCount", in: JournalNumberRange.indices)
+    guard declared == entries.count else {
+      throw .invalidValue(
+        entry: nil, field: "meta.entryCount",
+        reason: "says \(declared) entries, the file has \(entries.count)")
+    }
+    return try JournalDocument(
+      meta: reader.required("meta"), baseState: baseState, entries: entries, fields: fields, effects: effects)
   }
 
-  private init(
-    ndjson bytes: [UInt8], header: JSONValue, headerEnd: Int, limits: JournalImportLimits
-  )
-    throws(JournalImportError)
-  {
-    try Journal<Int, Int>.checkVersion(FieldReader(header, path: FieldPath()))
+  /// Whether the input is an NDJSON stream: its `format`, read without parsing the rest of the
+  /// input (both formats write it first), or else from its first line.
+  private static func isStream(
+    _ bytes: UnsafeBufferPointer<UInt8>, firstLineEnd: Int, limits: JournalImportLimits
+  ) throws(JournalImportError) -> Bool {
+    var parser = JSONParser(bytes: bytes, limits: limits.parser)
+    if parser.peek(UInt8(ascii: "{")),
+      (try? parser.beginObject()) != nil,
+      (try? parser.nextMember(first: true)) == "format",
+      case .string(let format)? = try? parser.parseValue()
+    {
+      return format == JournalWireFormat.streamFormat
+    }
+    guard firstLineEnd < bytes.count else { return false }
+    let header = try? JSONParser.parse(
+      UnsafeBufferPointer(rebasing: bytes[..<firstLineEnd]), limits: limits.parser)
+    return header?["format"]?.stringValue == JournalWireFormat.streamFormat
+  }
+
+  /// Reads a stream as `Journal.loadNDJSON` does: a branch (a resync checkpoint with an earlier
+  /// index) replaces the entries from that index on, a jump to another index drops what came
+  /// before, and a last line without its newline is left out as torn.
+  private static func loadStream(
+    _ bytes: UnsafeBufferPointer<UInt8>, headerEnd: Int, limits: JournalImportLimits
+  ) throws(JournalImportError) -> JournalDocument {
+    let header: JSONValue
+    do throws(JSONParser.Failure) {
+      header = try JSONParser.parse(UnsafeBufferPointer(rebasing: bytes[..<headerEnd]), limits: limits.parser)
+    } catch {
+      throw JournalImportError(error)
+    }
+    let root = try FieldReader(header, path: FieldPath())
+    try Journal<Int, Int>.checkVersion(root)
+    let meta = try root.object("meta")
+    _ = try MetaFields(meta)
     var entries: [JSONValue] = []
-    var effects: [JSONValue] = []
+    var fields: [EntryFields] = []
+    var effects: [(value: JSONValue, position: Int64)] = []
+    var order = EntryOrder()
+    var entryCount = 0
     var torn: TornLine?
     var start = headerEnd + 1
     var lineNumber = 1
     while start < bytes.count {
       lineNumber += 1
-      let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n"))
-      let line = Array(bytes[start..<(end ?? bytes.count)])
-      defer { start = (end ?? bytes.count) + 1 }
-      if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D }) { continue }
+      guard let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) else {
+        torn = TornLine(lineNumber: lineNumber, byteOffset: start, byteCount: bytes.count - start)
+        break
+      }
+      defer { start = end + 1 }
+      guard end - start <= limits.maxLineBytes else {
+        throw .tooLarge(entry: nil, field: "line \(lineNumber)", limit: limits.maxLineBytes)
+      }
+      let line = UnsafeBufferPointer(rebasing: bytes[start..<end])
+      if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
       let value: JSONValue
       do throws(JSONParser.Failure) {
-        value = try JSONParser.parse(line, limits: limits.parser, path: FieldPath([], entry: entries.count))
+        value = try JSONParser.parse(line, limits: limits.parser)
       } catch {
-        if end == nil {
-          torn = TornLine(lineNumber: lineNumber, byteOffset: start, byteCount: line.count)
-          break
-        }
-        throw JournalImportError(error, byteOffset: start)
+        var failure = error
+        failure.path = placed(failure.path, entries: entryCount, effects: effects.count, line: lineNumber)
+        throw JournalImportError(failure, byteOffset: start)
       }
-      if let entry = value["entry"] {
-        // A resync checkpoint with an earlier index starts a branch: it replaces the entries
-        // from that index on, as the typed loader does.
-        if let index = entry["index"]?.numberText.flatMap({ Int($0) }),
-          let first = entries.first?["index"]?.numberText.flatMap({ Int($0) }),
-          index >= first, index - first < entries.count
-        {
-          entries.removeSubrange((index - first)...)
-        }
-        entries.append(entry)
-      } else if let effect = value["effect"] {
-        effects.append(effect)
-      } else {
+      guard case .object(let members) = value, members.count == 1 else {
         throw .invalidValue(
-          entry: entries.count, field: "line \(lineNumber)", reason: "neither an entry nor an effect line")
+          entry: nil, field: "line \(lineNumber)",
+          reason: "expected an object with one member, \"entry\" or \"effect\"")
+      }
+      switch members[0].key {
+      case "entry":
+        guard entryCount < limits.maxEntries else {
+          throw .tooLarge(entry: entryCount, field: "entries", limit: limits.maxEntries)
+        }
+        let path = FieldPath([.key("entries"), .index(entryCount)])
+        let entry = try EntryFields(FieldReader(members[0].value, path: path))
+        if let next = order.nextIndex, entry.index != next, entry.checkpointIsResync == true {
+          if let first = fields.first?.index, entry.index >= first, entry.index < next {
+            entries.removeSubrange((entry.index - first)...)
+            fields.removeSubrange((entry.index - first)...)
+            while let last = effects.last, last.position > Int64(entry.index) { effects.removeLast() }
+          } else {
+            entries.removeAll()
+            fields.removeAll()
+            effects.removeAll()
+          }
+          order.expect(index: entry.index)
+        }
+        try order.check(entry, ordinal: entryCount, path: path)
+        if fields.isEmpty, entry.checkpointIsResync == nil {
+          throw .missingField(entry: entryCount, field: path.appending("checkpoint").description)
+        }
+        order.accept(entry)
+        entries.append(members[0].value)
+        fields.append(entry)
+        entryCount += 1
+      case "effect":
+        guard effects.count < limits.maxEntries else {
+          throw .tooLarge(entry: nil, field: "effects", limit: limits.maxEntries)
+        }
+        let event = try EventFields(
+          FieldReader(members[0].value, path: FieldPath([.key("effects"), .index(effects.count)])))
+        effects.append((members[0].value, event.position))
+      default:
+        throw .invalidValue(
+          entry: nil, field: "line \(lineNumber)", reason: "unknown record \(members[0].key.debugDescription)"
+        )
       }
     }
     let base = entries.first?["checkpoint"]?["state"] ?? .null
-    try self.init(meta: header["meta"] ?? .object([]), baseState: base, entries: entries, effects: effects)
-    tornLine = torn
+    var document = try JournalDocument(
+      meta: root.required("meta"), baseState: base, entries: entries, fields: fields,
+      effects: effects.map(\.value))
+    document.tornLine = torn
+    return document
+  }
+
+  /// Rewrites a parser path `entry.action…` of a stream's line to `entries[n].action…`.
+  private static func placed(_ path: FieldPath, entries: Int, effects: Int, line: Int) -> FieldPath {
+    guard let first = path.components.first else { return FieldPath([.key("line \(line)")]) }
+    var components = Array(path.components.dropFirst())
+    switch first {
+    case .key("entry"): components.insert(contentsOf: [.key("entries"), .index(entries)], at: 0)
+    case .key("effect"): components.insert(contentsOf: [.key("effects"), .index(effects)], at: 0)
+    default: components = [.key("line \(line)")] + path.components
+    }
+    return FieldPath(components)
   }
 }

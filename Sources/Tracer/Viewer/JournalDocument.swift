@@ -22,8 +22,10 @@ public struct JournalDocument: Sendable {
   /// it, if any.
   public internal(set) var tornLine: TornLine?
 
+  /// A document of entries checked by the loader: `fields` are the envelopes read from
+  /// `entries`, one for one.
   init(
-    meta: JSONValue, baseState: JSONValue, entries: [JSONValue], effects: [JSONValue]
+    meta: JSONValue, baseState: JSONValue, entries: [JSONValue], fields: [EntryFields], effects: [JSONValue]
   )
     throws(JournalImportError)
   {
@@ -34,9 +36,32 @@ public struct JournalDocument: Sendable {
     var decoded: [DocumentEntry] = []
     decoded.reserveCapacity(entries.count)
     for (position, object) in entries.enumerated() {
-      decoded.append(try DocumentEntry(object, position: position))
+      decoded.append(try DocumentEntry(object, fields: fields[position], position: position))
     }
     self.entries = decoded
+  }
+
+  /// A document of `entries`, whose envelopes are read (and checked one by one) here.
+  init(
+    meta: JSONValue, baseState: JSONValue, entries: [JSONValue], effects: [JSONValue]
+  )
+    throws(JournalImportError)
+  {
+    var fields: [EntryFields] = []
+    for (position, entry) in entries.enumerated() {
+      fields.append(
+        try EntryFields(FieldReader(entry, path: FieldPath([.key("entries"), .index(position)]))))
+    }
+    try self.init(meta: meta, baseState: baseState, entries: entries, fields: fields, effects: effects)
+  }
+
+  /// A document without entries.
+  init(emptyWithMeta meta: JSONValue) {
+    self.meta = meta
+    baseState = .null
+    entryObjects = []
+    effectObjects = []
+    entries = []
   }
 
   /// The number of entries.

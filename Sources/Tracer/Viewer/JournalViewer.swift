@@ -17,19 +17,31 @@ public enum JournalViewer {
   /// The viewer page for `document`, as HTML text.
   public static func html(for document: JournalDocument, title: String = "Chronicle journal") -> String {
     let data = ViewerData.make(document, title: title, interval: fullStateInterval)
-    var bytes = JSONWriter.serialize(data)
+    let serialized = JSONWriter.serialize(data)
     // The data sits in a <script> element: escaping `<` keeps `</script>` in a value from ending it.
-    bytes = bytes.flatMap { $0 == UInt8(ascii: "<") ? Array(#"\u003c"#.utf8) : [$0] }
+    // Written into one buffer: the data is as large as the journal.
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(serialized.count + serialized.count / 64)
+    for byte in serialized {
+      if byte == UInt8(ascii: "<") {
+        bytes.append(contentsOf: #"\u003c"#.utf8)
+      } else {
+        bytes.append(byte)
+      }
+    }
     return ViewerPage.html(title: title, data: String(decoding: bytes, as: UTF8.self))
   }
 
   /// Writes the viewer page for `document` to `url`, replacing the file.
+  ///
+  /// The export is written to a new file beside `url` and renamed over it: a symbolic link at
+  /// `url` is replaced rather than followed, and a failed export leaves the old file as it was.
   public static func write(
     _ document: JournalDocument, to url: URL, title: String = "Chronicle journal"
   ) throws(JournalExportError) {
     var stream = try ExportStream(creating: url)
     stream.writer.bytes = Array(html(for: document, title: title).utf8)
-    try stream.flush()
+    try stream.finish()
   }
 }
 
@@ -37,19 +49,29 @@ extension JournalSnapshot {
   /// The journal as an HTML viewer page (see ``JournalViewer``), with every state; states and
   /// actions pass through `redaction`, so redacted values show as `<redacted>`.
   public func htmlViewer(redaction: Redaction = .default, title: String = "Chronicle journal") -> Data {
-    Data(JournalViewer.html(for: viewerDocument(redaction: redaction), title: title).utf8)
+    let (document, shownTitle) = viewerDocument(redaction: redaction, title: title)
+    return Data(JournalViewer.html(for: document, title: shownTitle).utf8)
   }
 
   /// Writes the journal's HTML viewer page to `url` (see ``htmlViewer(redaction:title:)``).
   public func writeHTMLViewer(
     to url: URL, redaction: Redaction = .default, title: String = "Chronicle journal"
   ) throws(JournalExportError) {
-    try JournalViewer.write(viewerDocument(redaction: redaction), to: url, title: title)
+    let (document, shownTitle) = viewerDocument(redaction: redaction, title: title)
+    try JournalViewer.write(document, to: url, title: shownTitle)
   }
 
-  private func viewerDocument(redaction: Redaction) -> JournalDocument {
+  /// The journal as a document for the viewer, read back from its Journal JSON: values nested
+  /// deeper than the parser reads are cut with a marker. Should the journal hold what its own
+  /// format refuses (a time out of range after an import), the page is empty and its title says
+  /// why: the viewer never traps.
+  private func viewerDocument(redaction: Redaction, title: String) -> (JournalDocument, String) {
     let json = journalJSON(options: ExportOptions(redaction: redaction, states: .everyEntry))
-    // The exporter's own output always reads back.
-    return try! JournalDocument(data: json)
+    do {
+      return (try JournalDocument(data: json, limits: .ownExport), title)
+    } catch {
+      let empty = JournalDocument(emptyWithMeta: .object([]))
+      return (empty, "\(title) (cannot be shown: \(error.description))")
+    }
   }
 }

@@ -1,9 +1,23 @@
 /// The viewer page's HTML, CSS and script, into which ``JournalViewer`` puts the data.
 enum ViewerPage {
+  /// The template with its placeholders filled in one pass over the template: the text put in
+  /// is never searched, so a title holding `__DATA__` stays a title.
   static func html(title: String, data: String) -> String {
-    template
-      .replacingOccurrences(of: "__TITLE__", with: escape(title))
-      .replacingOccurrences(of: "__DATA__", with: data)
+    let replacements = [("__TITLE__", escape(title)), ("__DATA__", data)]
+    var output = ""
+    output.reserveCapacity(template.utf8.count + data.utf8.count)
+    var remaining = template[...]
+    while true {
+      let found = replacements.compactMap { placeholder, text in
+        remaining.range(of: placeholder).map { (range: $0, text: text) }
+      }.min { $0.range.lowerBound < $1.range.lowerBound }
+      guard let found else { break }
+      output += remaining[..<found.range.lowerBound]
+      output += found.text
+      remaining = remaining[found.range.upperBound...]
+    }
+    output += remaining
+    return output
   }
 
   /// `text` with HTML's special characters escaped.
