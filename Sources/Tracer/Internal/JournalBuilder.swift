@@ -213,7 +213,8 @@ struct JournalBuilder<State: Decodable & Sendable, Action: Decodable & Sendable>
       sequence: sequence, time: time, wallTime: wallTime &- content.originWallNanos,
       parent: cause.parent ?? 0, effect: cause.effect ?? 0,
       chainNanos: chain, reducerNanos: reducer, reducerOffsetNanos: offset,
-      context: content.strings.code(for: context), causeLabel: content.strings.code(for: cause.label),
+      context: content.strings.code(for: context, at: content.entries.endIndex),
+      causeLabel: content.strings.code(for: cause.label, at: content.entries.endIndex),
       causeKind: cause.kind.code, flags: flags, action: action)
     content.entries.append(record)
     previousSequence = sequence
@@ -278,9 +279,9 @@ struct JournalBuilder<State: Decodable & Sendable, Action: Decodable & Sendable>
         reason: "unknown phase \(phaseName.debugDescription)")
     }
     var failure: UInt32 = 0
-    if phase == .failed { failure = content.strings.code(for: try reader.string("error")) }
     let time: Int64 = try reader.integer("time")
     let position: Int64 = try reader.integer("position")
+    if phase == .failed { failure = content.strings.code(for: try reader.string("error"), at: Int(position)) }
     let cause = try readCause(reader.object("cause"), sequence: nil)
     let idValues = try reader.array("ids")
     var ids: [String] = []
@@ -290,7 +291,8 @@ struct JournalBuilder<State: Decodable & Sendable, Action: Decodable & Sendable>
     content.events.append(
       EventRecord(
         effect: effect, parent: cause.parent ?? 0, time: time, position: position,
-        label: content.strings.code(for: cause.label), ids: content.idLists.code(for: ids), failure: failure,
+        label: content.strings.code(for: cause.label, at: Int(position)),
+        ids: content.idLists.code(for: ids, at: Int(position)), failure: failure,
         causeKind: cause.kind.code, phase: phase))
     eventCount += 1
   }
