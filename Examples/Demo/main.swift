@@ -41,7 +41,7 @@ await store.waitUntilIdle()
 
 print("── time travel and replay")
 travelThroughTime(travel, store: store)
-verifyReplay(of: journal)
+verifyReplay(of: journal, store: store)
 
 stream.close()
 try output.write(journal.snapshot())
