@@ -112,6 +112,12 @@ extension Journal {
     if !wantsCheckpoint.load(ordering: .relaxed) { wantsCheckpoint.store(true, ordering: .relaxed) }
   }
 
+  /// The ids the user gave, as text: the ones a library attached (the group of all timers) are
+  /// left out.
+  static func exportedIDs(_ ids: [EffectID]) -> [String] {
+    ids.compactMap { $0.isImplicit ? nil : $0.description }
+  }
+
   /// Records an effect's lifecycle event.
   @usableFromInline
   func record(_ event: EffectEvent) {
@@ -135,7 +141,7 @@ extension Journal {
         time: now &- storage.content.originMonotonic,
         position: Int64(position),
         label: storage.content.strings.code(for: event.cause.label, at: position),
-        ids: storage.content.idLists.code(for: event.ids.map(\.description), at: position),
+        ids: storage.content.idLists.code(for: Self.exportedIDs(event.ids), at: position),
         failure: failure,
         causeKind: event.cause.kind.code,
         phase: phase
