@@ -57,9 +57,4 @@ print(
 for file in DemoOutput.files {
   print("  \(file.name.padding(toLength: 28, withPad: " ", startingAt: 0)) \(file.howToOpen)")
 }
-print(
-  """
-
-  Try:  open \(output.url("viewer.html").path)
-        swift run chronicle summary \(output.url("journal.json").path)
-  """)
+print("\n" + output.hint(opener: DemoOutput.systemOpener()))

@@ -20,10 +20,13 @@ enum CLIRunner {
     return url
   }()
 
-  static func run(_ executable: String, _ arguments: [String]) throws -> CLIResult {
+  static func run(
+    _ executable: String, _ arguments: [String], environment: [String: String]? = nil
+  ) throws -> CLIResult {
     let process = Process()
     process.executableURL = products.appendingPathComponent(executable)
     process.arguments = arguments
+    if let environment { process.environment = environment }
     // Errors go to a file, so that neither pipe can fill up while the other is read.
     let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent(
       "chronicle-\(UUID().uuidString)")
