@@ -25,7 +25,7 @@ await store.waitUntilIdle()
 store.send(.toggle(id: 1), context: "TodoList")
 store.send(.add("Write the docs"), context: "TodoList")
 
-print("── stopwatch: a timer ticking every \(DemoApp.tick) ms until \(DemoApp.stopwatchLimit) ms")
+print(DemoApp.stopwatchHeading)
 store.send(.startStopwatch, context: "Stopwatch")
 await store.waitUntilIdle()
 

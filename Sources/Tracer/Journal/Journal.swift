@@ -191,7 +191,7 @@ extension Journal {
   /// are pure, so this changes nothing but the time the first action takes.
   @inlinable
   func warmUp(from state: State, with action: Action) {
-    guard !warmedUp.exchange(true, ordering: .relaxed) else { return }
+    guard !warmedUp.load(ordering: .relaxed), !warmedUp.exchange(true, ordering: .relaxed) else { return }
     var scratch = state
     _ = reducer(&scratch, action)
     _ = MonotonicClock.now()
