@@ -34,4 +34,32 @@ struct DemoOutput {
   }
 
   func url(_ name: String) -> URL { folder.appendingPathComponent(name) }
+
+  /// What to type to look at the results: the viewer's absolute path and `file://` URL (for any
+  /// browser), the command that opens it when the system has one (`open` on macOS, `xdg-open`
+  /// on Linux desktops), and a `chronicle` command on the journal.
+  func hint(opener: String?) -> String {
+    let viewer = url("viewer.html").standardizedFileURL
+    var lines = [
+      "Open the viewer in a browser:  \(viewer.path)",
+      "                               \(viewer.absoluteString)",
+    ]
+    if let opener { lines.append("  or run:  \(opener) \(viewer.path)") }
+    lines.append(
+      "Summarise the journal:  swift run chronicle summary \(url("journal.json").standardizedFileURL.path)")
+    return lines.joined(separator: "\n")
+  }
+
+  /// The command that opens a file in the desktop's default application, if there is one.
+  static func systemOpener(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+    #if os(macOS)
+      return "open"
+    #else
+      let path = environment["PATH"] ?? ""
+      let found = path.split(separator: ":").contains {
+        FileManager.default.isExecutableFile(atPath: "\($0)/xdg-open")
+      }
+      return found ? "xdg-open" : nil
+    #endif
+  }
 }

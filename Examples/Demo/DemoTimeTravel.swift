@@ -15,10 +15,18 @@ func travelThroughTime(
 }
 
 /// Replays the journal into the reducer and says whether it reproduces every state the journal
-/// recorded (a checkpoint every few entries): the regression test of a recorded run. The files
-/// would not do here: the password in them is `<redacted>`, so a replay from them cannot log in.
-func verifyReplay(of journal: Journal<DemoApp.State, DemoApp.Action>) {
-  let report = Replay.verify(journal, reducer: DemoApp())
-  let verdict = report.divergence.map { "diverged: \($0)" } ?? "every recorded state reproduced"
+/// recorded (a checkpoint every few entries) and the store's final state: the regression test of
+/// a recorded run. The files would not do here: the password in them is `<redacted>`, so a replay
+/// from them cannot log in.
+func verifyReplay(
+  of journal: Journal<DemoApp.State, DemoApp.Action>, store: Store<DemoApp.State, DemoApp.Action>
+) {
+  let report = Replay.verify(journal, reducer: DemoApp(), finalState: store.state)
+  let verdict =
+    switch report.outcome {
+    case .matched: "every recorded state reproduced"
+    case .diverged: "diverged: \(report.divergence!)"
+    case .nothingCompared: "no recorded state to compare"
+    }
   print("replay: \(report.replayedEntries) entries, \(report.verifiedStates) states checked — \(verdict)")
 }

@@ -25,7 +25,7 @@ await store.waitUntilIdle()
 store.send(.toggle(id: 1), context: "TodoList")
 store.send(.add("Write the docs"), context: "TodoList")
 
-print("── stopwatch: a timer ticking every \(DemoApp.tick) ms until \(DemoApp.stopwatchLimit) ms")
+print(DemoApp.stopwatchHeading)
 store.send(.startStopwatch, context: "Stopwatch")
 await store.waitUntilIdle()
 
@@ -41,7 +41,7 @@ await store.waitUntilIdle()
 
 print("── time travel and replay")
 travelThroughTime(travel, store: store)
-verifyReplay(of: journal)
+verifyReplay(of: journal, store: store)
 
 stream.close()
 try output.write(journal.snapshot())
@@ -57,9 +57,4 @@ print(
 for file in DemoOutput.files {
   print("  \(file.name.padding(toLength: 28, withPad: " ", startingAt: 0)) \(file.howToOpen)")
 }
-print(
-  """
-
-  Try:  open \(output.url("viewer.html").path)
-        swift run chronicle summary \(output.url("journal.json").path)
-  """)
+print("\n" + output.hint(opener: DemoOutput.systemOpener()))

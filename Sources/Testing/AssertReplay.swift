@@ -4,7 +4,9 @@ import Foundation
 
 /// Replays a journal file recorded by an app into `reducer`, and fails the test — at the line
 /// of the call — if a recorded state differs from the replayed one, with the entry, its action
-/// and cause, and the diff; or if the file cannot be imported (another format, other types).
+/// and cause, and the diff; if the file holds no recorded state to compare (a run shorter than
+/// its checkpoint interval, exported without `ExportOptions(states: .everyEntry)`); or if the
+/// file cannot be imported (another format, other types).
 ///
 /// Record a bug, export the journal, add the file to the test target's resources, and:
 ///
@@ -43,14 +45,19 @@ public func assertReplay<R: Reducer>(
 }
 
 /// Replays `journal` into `reducer`, and fails the test at the line of the call if a recorded
-/// state differs from the replayed one (see ``assertReplay(journal:reducer:redaction:fileID:filePath:line:column:)``).
+/// state differs from the replayed one, or if no state could be compared (see
+/// ``assertReplay(journal:reducer:redaction:fileID:filePath:line:column:)``).
+///
+/// - Parameter finalState: The state the store reached, `store.state`, compared with the
+///   replayed state after the last entry: a run shorter than the checkpoint interval has no
+///   other state to compare.
 @discardableResult
 public func assertReplay<R: Reducer>(
-  journal: Journal<R.State, R.Action>, reducer: R, redaction: Redaction = .default,
+  journal: Journal<R.State, R.Action>, reducer: R, finalState: R.State? = nil, redaction: Redaction = .default,
   fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
 ) -> ReplayReport<R.State, R.Action> where R.State: Equatable {
   let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-  let report = Replay.verify(journal, reducer: reducer)
+  let report = Replay.verify(journal, reducer: reducer, finalState: finalState)
   ReplayAssertion.check(report, source: "the journal", redaction: redaction, at: site)
   return report
 }
@@ -60,8 +67,21 @@ enum ReplayAssertion {
   static func check<State, Action>(
     _ report: ReplayReport<State, Action>, source: String, redaction: Redaction, at site: CallSite
   ) {
-    guard let divergence = report.divergence else { return }
-    IssueReporter.fail(
-      "Replay of \(source) diverged at \(divergence.description(redaction: redaction))", at: site)
+    switch report.outcome {
+    case .matched: return
+    case .diverged:
+      guard let divergence = report.divergence else { return }
+      IssueReporter.fail(
+        "Replay of \(source) diverged at \(divergence.description(redaction: redaction))", at: site)
+    case .nothingCompared:
+      IssueReporter.fail(
+        """
+        Replay of \(source) compared no state: \(report.replayedEntries) \
+        \(report.replayedEntries == 1 ? "entry" : "entries") replayed, but no state \
+        was recorded after the base state (a run shorter than the checkpoint interval). Pass the \
+        store's state as finalState, lower the checkpoint interval, or export with \
+        ExportOptions(states: .everyEntry).
+        """, at: site)
+    }
   }
 }

@@ -20,10 +20,13 @@ enum CLIRunner {
     return url
   }()
 
-  static func run(_ executable: String, _ arguments: [String]) throws -> CLIResult {
+  static func run(
+    _ executable: String, _ arguments: [String], environment: [String: String]? = nil
+  ) throws -> CLIResult {
     let process = Process()
     process.executableURL = products.appendingPathComponent(executable)
     process.arguments = arguments
+    if let environment { process.environment = environment }
     // Errors go to a file, so that neither pipe can fill up while the other is read.
     let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent(
       "chronicle-\(UUID().uuidString)")
@@ -37,7 +40,10 @@ enum CLIRunner {
     process.waitUntilExit()
     return CLIResult(
       status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-      errors: String(decoding: try Data(contentsOf: errorFile), as: UTF8.self))
+      // Read through a handle: `Data(contentsOf:)` of an empty file leaks a buffer in this
+      // toolchain's Foundation, which fails the AddressSanitizer run.
+      errors: String(
+        decoding: try FileHandle(forReadingFrom: errorFile).readToEnd() ?? Data(), as: UTF8.self))
   }
 
   /// `chronicle` with `arguments`.

@@ -2,9 +2,9 @@ import Foundation
 import Testing
 
 /// Runs `chronicle-demo` into a new folder and returns the folder.
-private func runDemo() throws -> (URL, CLIResult) {
+private func runDemo(environment: [String: String]? = nil) throws -> (URL, CLIResult) {
   let folder = try CLIRunner.temporaryFolder().appendingPathComponent("out")
-  return (folder, try CLIRunner.run("chronicle-demo", [folder.path]))
+  return (folder, try CLIRunner.run("chronicle-demo", [folder.path], environment: environment))
 }
 
 /// The files the demo says it writes.
@@ -24,6 +24,36 @@ private let demoFiles = [
     #expect(result.output.contains("Wrote to \(folder.path):"))
     #expect(!result.output.contains("correct horse"))
   }
+
+  // On Linux: macOS always has `open`.
+  #if os(Linux)
+    @Test func theClosingHintGivesTheViewersPathAndFileURLWithoutAnOpenCommandWhereThereIsNone() throws {
+      let emptyPath = try CLIRunner.temporaryFolder()
+      let (folder, result) = try runDemo(environment: ["PATH": emptyPath.path])
+      let viewer = folder.appendingPathComponent("viewer.html").path
+      #expect(result.status == 0)
+      #expect(
+        result.output.hasSuffix(
+          """
+
+          Open the viewer in a browser:  \(viewer)
+                                         file://\(viewer)
+          Summarise the journal:  swift run chronicle summary \(folder.appendingPathComponent("journal.json").path)
+
+          """))
+    }
+
+    @Test func theClosingHintSaysToRunXdgOpenWhereItIsOnThePath() throws {
+      let bin = try CLIRunner.temporaryFolder()
+      let opener = bin.appendingPathComponent("xdg-open")
+      try Data("#!/bin/sh\n".utf8).write(to: opener)
+      try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: opener.path)
+      let (folder, result) = try runDemo(environment: ["PATH": bin.path])
+      let viewer = folder.appendingPathComponent("viewer.html").path
+      #expect(result.output.contains("\n  or run:  xdg-open \(viewer)\n"))
+    }
+
+  #endif
 
   @Test func theStreamAndTheDocumentSummariseAlike() throws {
     let (folder, _) = try runDemo()

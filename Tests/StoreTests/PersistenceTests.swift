@@ -13,6 +13,13 @@ struct Snapshot: Codable, Sendable, Equatable {
   var values: [Int]
 }
 
+struct Account: Codable, Sendable, Equatable {
+  struct Token: SensitiveValue, Codable, Sendable, Equatable { var raw: String }
+  var user: String
+  @Redacted var password: String
+  var token: Token
+}
+
 func temporaryDirectory() -> URL {
   let url = FileManager.default.temporaryDirectory.appendingPathComponent("chronicle-\(UUID().uuidString)")
   try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
@@ -119,6 +126,111 @@ struct PersistenceTests {
     saving.cancel()
   }
 
+  @Test func redactedPropertiesAndSensitiveValuesSurviveARestart() throws {
+    let directory = temporaryDirectory()
+    let account = Account(user: "ada", password: "hunter2", token: Account.Token(raw: "s3cr3t"))
+    try StatePersistence<Account>(key: "account", directory: directory).save(account)
+    let restored = StatePersistence<Account>(key: "account", directory: directory)
+      .restore(default: Account(user: "", password: "", token: Account.Token(raw: "")))
+    #expect(restored.error == nil)
+    #expect(restored.state == account)
+    #expect(restored.state.password == "hunter2")
+  }
+
+  @Test func redactedValuesAreWrittenInClearToTheAppsOwnFile() throws {
+    let persistence = StatePersistence<Account>(key: "account", directory: temporaryDirectory())
+    try persistence.save(Account(user: "ada", password: "hunter2", token: Account.Token(raw: "s3cr3t")))
+    let text = String(decoding: try Data(contentsOf: persistence.fileURL), as: UTF8.self)
+    #expect(text.contains(#""password":"hunter2""#))
+    #expect(text.contains(#""token":{"raw":"s3cr3t"}"#))
+    #expect(!text.contains("<redacted>"))
+  }
+
+  @Test func redactedPlaceholderOutsidePersistenceIsUnchanged() throws {
+    let data = try JSONEncoder().encode(Redacted("hunter2"))
+    #expect(String(decoding: data, as: UTF8.self) == #""<redacted>""#)
+  }
+
+  @Test func fileLargerThanTheLimitIsRefusedBeforeReadingAndKeptAside() throws {
+    let directory = temporaryDirectory()
+    let persistence = StatePersistence<Counter.State>(key: "counter", directory: directory)
+    // A sparse 2 GiB file: reading it would allocate 2 GiB.
+    let descriptor = open(persistence.fileURL.path, O_WRONLY | O_CREAT, 0o644)
+    #expect(ftruncate(descriptor, 2 << 30) == 0)
+    close(descriptor)
+    let restored = persistence.restore(default: Counter.State(count: 2))
+    #expect(restored.state == Counter.State(count: 2))
+    #expect(restored.error?.reason == .tooLarge(bytes: 2 << 30, limit: 64 << 20))
+    #expect(restored.error?.keptAt?.lastPathComponent == "counter.json.bad-1")
+  }
+
+  @Test func maxFileBytesBoundsTheFileRead() throws {
+    let directory = temporaryDirectory()
+    try StatePersistence<Counter.State>(key: "counter", directory: directory).save(Counter.State(count: 5))
+    let size = try #require(
+      try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent("counter.json").path)[
+        .size] as? Int)
+    let exact = StatePersistence<Counter.State>(key: "counter", directory: directory, maxFileBytes: size)
+    #expect(exact.restore(default: Counter.State()).state.count == 5)
+    let smaller = StatePersistence<Counter.State>(
+      key: "counter", directory: directory, maxFileBytes: size - 1)
+    #expect(
+      smaller.restore(default: Counter.State()).error?.reason == .tooLarge(bytes: size, limit: size - 1))
+  }
+
+  @Test func symbolicLinkLoopIsReportedAsALoop() throws {
+    let directory = temporaryDirectory()
+    let persistence = StatePersistence<Counter.State>(key: "counter", directory: directory)
+    let other = directory.appendingPathComponent("other.json")
+    try FileManager.default.createSymbolicLink(at: persistence.fileURL, withDestinationURL: other)
+    try FileManager.default.createSymbolicLink(at: other, withDestinationURL: persistence.fileURL)
+    let restored = persistence.restore(default: Counter.State(count: 4))
+    #expect(restored.state == Counter.State(count: 4))
+    #expect(restored.error?.reason == .symbolicLinkLoop)
+    #expect(restored.error?.keptAt == nil)
+  }
+
+  @Test func fifoIsRefusedAsNotARegularFileWithoutBlocking() throws {
+    let persistence = StatePersistence<Counter.State>(key: "counter", directory: temporaryDirectory())
+    #expect(mkfifo(persistence.fileURL.path, 0o644) == 0)
+    let restored = persistence.restore(default: Counter.State(count: 4))
+    #expect(restored.state == Counter.State(count: 4))
+    #expect(restored.error?.reason == .notARegularFile("FIFO"))
+    #expect(restored.error?.keptAt == nil)
+  }
+
+  @Test func directoryIsRefusedAsNotARegularFile() throws {
+    let persistence = StatePersistence<Counter.State>(key: "counter", directory: temporaryDirectory())
+    try FileManager.default.createDirectory(at: persistence.fileURL, withIntermediateDirectories: false)
+    #expect(persistence.restore(default: Counter.State()).error?.reason == .notARegularFile("directory"))
+  }
+
+  @Test func temporariesOfDeadWritersAreRemovedAndOthersKept() throws {
+    let directory = temporaryDirectory()
+    let persistence = StatePersistence<Counter.State>(key: "counter", directory: directory)
+    let finished = Process()
+    finished.executableURL = URL(fileURLWithPath: "/bin/true")
+    try finished.run()
+    finished.waitUntilExit()
+    let names = [
+      ".counter.json.\(finished.processIdentifier).42.tmp",  // a dead writer's: removed
+      ".counter.json.\(getpid()).43.tmp",  // a write in progress in this process: kept
+      ".counter.json.\(getppid()).44.tmp",  // a live process's: kept
+      ".counter.json.notes.tmp",  // not of our shape: kept
+      ".other.json.\(finished.processIdentifier).45.tmp",  // another key's: kept
+    ]
+    for name in names {
+      try Data("x".utf8).write(to: directory.appendingPathComponent(name))
+    }
+    _ = persistence.restore(default: Counter.State())
+    let left = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+    #expect(left == names.dropFirst().sorted())
+    try persistence.save(Counter.State(count: 1))
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        == (names.dropFirst() + ["counter.json"]).sorted())
+  }
+
   @Test func processKilledWhileWritingLeavesAWholeFile() throws {
     let writer = try #require(siblingExecutable("PersistenceCrashWriter"))
     let directory = temporaryDirectory()
@@ -140,6 +252,10 @@ struct PersistenceTests {
       #expect(restored.state.generation >= 1)
       #expect(restored.state.values.count == 20_000)
       #expect(Set(restored.state.values) == [restored.state.generation])
+      let temporaries = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter {
+        $0.hasSuffix(".tmp")
+      }
+      #expect(temporaries == [])
     }
   }
 }

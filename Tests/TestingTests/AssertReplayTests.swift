@@ -37,6 +37,42 @@ private func recorded() -> Journal<Adder.State, Adder.Action> {
     #expect(assertReplay(journal: recorded(), reducer: Adder()).verifiedStates == 2)
   }
 
+  @Test func aReplayThatComparesNoStateFailsSayingSo() {
+    let journal = Journal(reducer: Adder())
+    let store = Store(initialState: Adder.State(), reducer: Adder(), middleware: [.tracer(journal)])
+    for amount in 1...3 { store.send(.add(amount)) }
+    let line = #line + 2
+    withKnownIssue {
+      assertReplay(journal: journal, reducer: Adder())
+    } matching: { issue in
+      issue.sourceLocation?.line == line
+        && "\(issue)".contains("Replay of the journal compared no state: 3 entries replayed")
+    }
+  }
+
+  @Test func aShortRunPassesWhenItsFinalStateIsGiven() {
+    let journal = Journal(reducer: Adder())
+    let store = Store(initialState: Adder.State(), reducer: Adder(), middleware: [.tracer(journal)])
+    for amount in 1...3 { store.send(.add(amount)) }
+    let report = assertReplay(journal: journal, reducer: Adder(), finalState: store.state)
+    #expect(report.outcome == .matched)
+    #expect(report.verifiedStates == 1)
+  }
+
+  @Test func aFileThatHoldsNoStateToCompareFails() throws {
+    let journal = Journal(reducer: Adder())
+    let store = Store(initialState: Adder.State(), reducer: Adder(), middleware: [.tracer(journal)])
+    store.send(.add(1))
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(UUID().uuidString).json")
+    defer { try? FileManager.default.removeItem(at: url) }
+    try journal.snapshot().writeJournalJSON(to: url)
+    withKnownIssue {
+      assertReplay(journal: url, reducer: Adder())
+    } matching: { issue in
+      "\(issue)".contains("Replay of \(url.lastPathComponent) compared no state: 1 entry replayed")
+    }
+  }
+
   @Test func aDivergenceFailsAtTheCallersLine() {
     let line = #line + 2
     withKnownIssue {

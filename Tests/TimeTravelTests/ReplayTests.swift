@@ -46,6 +46,38 @@ func temporaryURL(_ name: String) -> URL {
     #expect(report.verifiedStates == 2)
   }
 
+  @Test func aRunShorterThanTheCheckpointIntervalComparesNothingAndDoesNotSucceed() {
+    let report = Replay.verify(recordedJournal(count: 3, interval: 100), reducer: Tally())
+    #expect(report.outcome == .nothingCompared)
+    #expect(!report.succeeded)
+    #expect(report.verifiedStates == 0)
+    #expect(report.replayedEntries == 3)
+    #expect(report.divergence == nil)
+  }
+
+  @Test func anEmptyJournalComparesNothing() {
+    let journal = TallyJournal(reducer: Tally())
+    #expect(Replay.verify(journal, reducer: Tally()).outcome == .nothingCompared)
+  }
+
+  @Test func theFinalStateGivenIsComparedWithTheStateAfterTheLastEntry() {
+    let report = Replay.verify(
+      recordedJournal(count: 3, interval: 100), reducer: Tally(), finalState: tally([1, 2, 3]))
+    #expect(report.outcome == .matched)
+    #expect(report.succeeded)
+    #expect(report.verifiedStates == 1)
+  }
+
+  @Test func aFinalStateTheReplayDoesNotReachIsADivergenceAtTheLastEntry() throws {
+    let report = Replay.verify(
+      recordedJournal(count: 3, interval: 100), reducer: BrokenTally(), finalState: tally([1, 2, 3]))
+    #expect(report.outcome == .diverged)
+    let divergence = try #require(report.divergence)
+    #expect(divergence.index == 2)
+    #expect(divergence.firstSuspect == 2)
+    #expect(divergence.diff == "count: 6 → 7")
+  }
+
   @Test func aChangedReducerIsReportedAtTheCheckpointAfterTheChange() throws {
     let report = Replay.verify(recordedJournal(count: 6, interval: 2), reducer: BrokenTally())
     let divergence = try #require(report.divergence)

@@ -46,6 +46,38 @@ import Testing
     #expect(snapshot.baseState?.log.count == snapshot.indices.lowerBound)
   }
 
+  @Test func everNewContextLabelsStayWithinTheByteCap() {
+    let cap = 256 << 10
+    let (store, journal) = makeTracedStore(.init(checkpointInterval: 100, maxEntries: nil, maxBytes: cap))
+    let padding = String(repeating: "x", count: 200)
+    for step in 0..<20_000 { store.send(.increment, context: "screen \(step) \(padding)") }
+    let snapshot = journal.snapshot()
+    #expect(journal.approximateBytes <= cap)
+    // The entries a quarter of the cap holds are kept, not committed away.
+    #expect(snapshot.count >= cap / 4 / (MemoryLayout<EntryRecord<Counter.Action>>.stride + 216 + 16))
+    // The table holds the labels of the remaining entries, and at most the last one besides.
+    #expect(snapshot.content.strings.count <= snapshot.count + 1)
+    #expect(snapshot.entries.last?.context == "screen 19999 \(padding)")
+    #expect(snapshot.entries.first?.context == "screen \(snapshot.indices.lowerBound) \(padding)")
+  }
+
+  @Test func everNewContextLabelsAreFreedUnderTheEntryCap() {
+    let (store, journal) = makeTracedStore(.init(checkpointInterval: 10, maxEntries: 100))
+    for step in 0..<5_000 { store.send(.increment, context: "screen \(step)") }
+    let snapshot = journal.snapshot()
+    #expect(snapshot.content.strings.count <= snapshot.count + 1)
+    #expect(snapshot.entries.map(\.context) == snapshot.indices.map { "screen \($0)" })
+  }
+
+  @Test func resettingFreesEveryLabelButTheLast() {
+    let (store, journal) = makeTracedStore(.init(checkpointInterval: 10))
+    for step in 0..<50 { store.send(.increment, context: "screen \(step)") }
+    journal.reset()
+    #expect(journal.snapshot().content.strings.count == 1)
+    store.send(.increment, context: "after")
+    #expect(journal.snapshot().entries.map(\.context) == ["after"])
+  }
+
   @Test func committingThroughAnEntryMakesItsStateTheBase() {
     let (store, journal) = makeTracedStore(.init(checkpointInterval: 4))
     for _ in 0..<10 { store.send(.increment) }

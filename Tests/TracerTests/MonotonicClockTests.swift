@@ -21,6 +21,12 @@ struct MonotonicClockTests {
     }
   }
 
+  @Test func theCurrentCalibrationIsHeldByAStaticSoLeakCheckersSeeItReachable() {
+    _ = MonotonicClock.now()
+    let current = MonotonicClock.calibration
+    #expect(MonotonicClock.kept.withLock { kept in kept.contains { $0 === current } })
+  }
+
   @Test func readingsNeverGoBackOnAThreadAndAdvanceWithTime() {
     var previous = MonotonicClock.now()
     let start = previous

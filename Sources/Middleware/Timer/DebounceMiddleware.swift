@@ -57,9 +57,12 @@ where C.Duration == Duration {
   }
 }
 
-/// The cancellation id of the action a debounce middleware holds for `id`.
-struct DebounceID<ID: Hashable & Sendable>: Hashable, Sendable {
+/// The cancellation id of the action a debounce middleware holds for `id`. It shows as the id
+/// the user gave, in logs and journals.
+struct DebounceID<ID: Hashable & Sendable>: Hashable, Sendable, CustomStringConvertible {
   let id: ID
+
+  var description: String { String(describing: id) }
 }
 
 extension AnyMiddleware {

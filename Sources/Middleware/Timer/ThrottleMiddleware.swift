@@ -122,9 +122,12 @@ where C.Duration == Duration {
 }
 
 /// The cancellation id of a throttle window: the middleware that opened it and the group's id.
-struct ThrottleID<ID: Hashable & Sendable>: Hashable, Sendable {
+/// It shows as the id the user gave, in logs and journals.
+struct ThrottleID<ID: Hashable & Sendable>: Hashable, Sendable, CustomStringConvertible {
   let owner: ObjectIdentifier
   let id: ID
+
+  var description: String { String(describing: id) }
 }
 
 extension AnyMiddleware {

@@ -26,3 +26,13 @@ public struct EffectID: Hashable, Sendable, CustomStringConvertible {
   /// The id's value as text, as logs and journals show it.
   public var description: String { String(describing: base) }
 }
+
+/// An id that a library attaches beside the ones the user gave, such as the group every timer
+/// belongs to so that one call cancels them all. Journals and their exports leave it out: the
+/// user never wrote it, and its type name says nothing to them.
+package protocol ImplicitEffectID: Hashable, Sendable {}
+
+extension EffectID {
+  /// Whether a library attached the id rather than the user (see ``ImplicitEffectID``).
+  package var isImplicit: Bool { base is any ImplicitEffectID }
+}

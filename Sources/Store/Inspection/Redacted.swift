@@ -14,8 +14,9 @@
 /// token.wrappedValue      // "hunter2"
 /// ```
 ///
-/// Encoding always writes the string `"<redacted>"`, so a JSON journal never holds the secret.
-/// Decoding restores a real value when the input holds one; when it finds the placeholder it
+/// Encoding writes the string `"<redacted>"`, so a JSON journal never holds the secret; the one
+/// exception is ``StatePersistence``, which keeps the real value in the app's own state file so
+/// that a restart does not lose it. Decoding restores a real value when the input holds one; when it finds the placeholder it
 /// produces ``RedactionPlaceholder/redactedPlaceholder`` if `Value` conforms to
 /// ``RedactionPlaceholder``, and throws `DecodingError.dataCorrupted` otherwise. (A
 /// `Redacted<String>` whose real value is the text `<redacted>` therefore decodes as `""`.)
@@ -70,10 +71,15 @@ extension Redacted: CustomReflectable {
 }
 
 extension Redacted: Encodable where Value: Encodable {
-  /// Encodes the placeholder string `"<redacted>"`, never the value.
+  /// Encodes the placeholder string `"<redacted>"`, never the value, except for
+  /// ``StatePersistence``, which writes the value itself.
   ///
   /// - Parameter encoder: The encoder to write to.
   public func encode(to encoder: any Encoder) throws {
+    if encoder.userInfo[.keepsRedactedValues] as? Bool == true {
+      try wrappedValue.encode(to: encoder)
+      return
+    }
     var container = encoder.singleValueContainer()
     try container.encode(Redaction.placeholder)
   }
@@ -86,6 +92,10 @@ extension Redacted: Decodable where Value: Decodable {
   /// - Throws: `DecodingError.dataCorrupted` when the input holds the placeholder and `Value` does
   ///   not conform to ``RedactionPlaceholder``; any error of decoding `Value` otherwise.
   public init(from decoder: any Decoder) throws {
+    if decoder.userInfo[.keepsRedactedValues] as? Bool == true {
+      self.init(wrappedValue: try Value(from: decoder))
+      return
+    }
     let container = try decoder.singleValueContainer()
     guard (try? container.decode(String.self)) == Redaction.placeholder else {
       self.init(wrappedValue: try Value(from: decoder))
@@ -107,4 +117,10 @@ extension Redacted: Decodable where Value: Decodable {
     }
     self.init(wrappedValue: placeholder)
   }
+}
+
+extension CodingUserInfoKey {
+  /// Set to `true` by ``StatePersistence``: a ``Redacted`` value is encoded and decoded as its
+  /// real value rather than as the placeholder, so that persisted state survives a restart.
+  package static let keepsRedactedValues = CodingUserInfoKey(rawValue: "chronicle.keepsRedactedValues")!
 }

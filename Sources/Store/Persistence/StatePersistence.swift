@@ -15,8 +15,16 @@ import Synchronization
 /// - Writes are atomic: a temporary file in the same directory is written, flushed to disk and
 ///   renamed over the old one, so a crash leaves the old file or the new one, never half of one.
 /// - The file name comes from `key` only, so it is the same on every launch.
-/// - A corrupt or incompatible file is moved aside (`<key>.json.bad-N`), never overwritten, and
-///   ``restore(default:)`` returns the default state with the error.
+/// - A corrupt, incompatible or too large file is moved aside (`<key>.json.bad-N`), never
+///   overwritten, and ``restore(default:)`` returns the default state with the error.
+/// - The file's size and kind are checked before anything is read: a file larger than
+///   `maxFileBytes`, a FIFO, a directory or a symbolic link loop gives a typed error at once.
+/// - Temporary files left by a process killed mid-write are deleted by the next save or restore.
+/// - Sensitive values are kept: the file is the app's own, and a state restored after a restart
+///   must equal the state saved. A ``Redacted`` property is written with its real value (not the
+///   `"<redacted>"` every log and export shows) and restored as it was; a ``SensitiveValue``
+///   type is written by its own `encode(to:)`. Protect the file as you would the secrets in it,
+///   or keep secrets out of the persisted state (e.g. in the platform's keychain).
 public final class StatePersistence<State: Codable & Sendable>: Sendable {
   /// The persisted file format's version; files of other versions are incompatible.
   public static var formatVersion: Int { 1 }
@@ -26,6 +34,7 @@ public final class StatePersistence<State: Codable & Sendable>: Sendable {
   private let interval: Duration
   private let clock: any Clock<Duration>
   private let typeName: String
+  private let maxFileBytes: Int
   private let pending = SanitizerVisibleMutex<(state: State?, scheduled: Bool, lastError: PersistenceError?)>(
     (nil, false, nil))
 
@@ -38,15 +47,18 @@ public final class StatePersistence<State: Codable & Sendable>: Sendable {
   ///   - clock: The clock that measures `interval` (a `TestClock` in tests).
   ///   - typeName: The state type's name recorded in the file and checked on restore; defaults
   ///     to the fully qualified name. Pass a fixed name to keep files valid across a module rename.
+  ///   - maxFileBytes: The largest file ``restore(default:)`` reads; a larger one is refused
+  ///     before reading. Default 64 MiB.
   public init(
     key: String, directory: URL, coalescing interval: Duration = .milliseconds(500),
-    clock: any Clock<Duration> = ContinuousClock(), typeName: String? = nil
+    clock: any Clock<Duration> = ContinuousClock(), typeName: String? = nil, maxFileBytes: Int = 64 << 20
   ) {
     let safe = String(key.map { $0.isLetter || $0.isNumber || "-_.".contains($0) ? $0 : "_" })
     self.fileURL = directory.appendingPathComponent(safe + ".json")
     self.interval = interval
     self.clock = clock
     self.typeName = typeName ?? String(reflecting: State.self)
+    self.maxFileBytes = maxFileBytes
   }
 
   /// The result of ``restore(default:)``.
@@ -58,14 +70,23 @@ public final class StatePersistence<State: Codable & Sendable>: Sendable {
   }
 
   /// Reads the saved state. A missing file gives `default` without error; a bad one gives
-  /// `default` with the error, after moving the file aside.
+  /// `default` with the error, after moving the file aside when it is ours to keep (corrupt,
+  /// incompatible or too large).
   public func restore(default defaultState: State) -> Restored {
+    AtomicFile.removeAbandonedTemporaries(of: fileURL)
     let data: Data
     do {
-      guard FileManager.default.fileExists(atPath: fileURL.path) else { return Restored(state: defaultState) }
-      data = try Data(contentsOf: fileURL)
+      switch try AtomicFile.read(fileURL, limit: maxFileBytes) {
+      case .missing: return Restored(state: defaultState)
+      case .data(let contents): data = contents
+      }
+    } catch .tooLarge(let bytes, let limit) {
+      return Restored(
+        state: defaultState,
+        error: PersistenceError(
+          reason: .tooLarge(bytes: bytes, limit: limit), file: fileURL, keptAt: keepAside()))
     } catch {
-      return Restored(state: defaultState, error: PersistenceError(reason: .io("\(error)"), file: fileURL))
+      return Restored(state: defaultState, error: PersistenceError(reason: error, file: fileURL))
     }
     do {
       return Restored(state: try decode(data))
@@ -94,6 +115,7 @@ public final class StatePersistence<State: Codable & Sendable>: Sendable {
 
   private func decode(_ data: Data) throws -> State {
     let decoder = JSONDecoder()
+    decoder.userInfo[.keepsRedactedValues] = true
     let header: Header
     do {
       header = try decoder.decode(Header.self, from: data)
@@ -143,6 +165,7 @@ public final class StatePersistence<State: Codable & Sendable>: Sendable {
   public func save(_ state: State) throws(PersistenceError) {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
+    encoder.userInfo[.keepsRedactedValues] = true
     let data: Data
     do {
       data = try encoder.encode(

@@ -20,6 +20,15 @@ import Foundation
 /// - the state after every entry, when given (``verify(journalJSON:reducer:limits:)`` reads them
 ///   from files exported with `ExportOptions(states: .everyEntry)`).
 ///
+/// - the store's current state, when given to ``verify(_:reducer:finalState:)``: it is compared
+///   with the state after the last entry.
+///
+/// The base state itself is not compared (replay starts from it). A journal records an interval
+/// checkpoint every `checkpointInterval` entries (100 by default), when the next action after
+/// them is recorded, so a shorter run holds no recorded state to compare: its report's
+/// ``ReplayReport/outcome`` is ``ReplayReport/Outcome/nothingCompared``, not a success. Pass the
+/// store's state as `finalState`, lower the interval, or export every state.
+///
 /// A resync checkpoint holds a state the entries alone do not lead to (actions that were not
 /// recorded): replay continues from it, as the journal does.
 public enum Replay {
@@ -112,11 +121,20 @@ public enum Replay {
   }
 
   /// Replays the journal `journal` holds now (see ``verify(_:reducer:statesAfter:)``).
+  ///
+  /// - Parameters:
+  ///   - journal: The recording journal.
+  ///   - reducer: The reducer under test.
+  ///   - finalState: The state the store reached, `store.state`, compared with the replayed
+  ///     state after the last entry. Without it, a run shorter than the checkpoint interval has
+  ///     nothing to compare.
   @inlinable
   public static func verify<R: Reducer>(
-    _ journal: Journal<R.State, R.Action>, reducer: R
+    _ journal: Journal<R.State, R.Action>, reducer: R, finalState: R.State? = nil
   ) -> ReplayReport<R.State, R.Action> where R.State: Equatable {
-    verify(journal.snapshot(), reducer: reducer)
+    let snapshot = journal.snapshot()
+    guard let finalState, let last = snapshot.indices.last else { return verify(snapshot, reducer: reducer) }
+    return verify(snapshot, reducer: reducer, statesAfter: [last: finalState])
   }
 
   /// Imports a Journal JSON file and replays it, comparing the state after every entry when the

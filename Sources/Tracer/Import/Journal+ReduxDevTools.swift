@@ -200,7 +200,8 @@ struct ReduxDevToolsImporter<State: Decodable & Sendable, Action: Decodable & Se
       parent: cause.parent ?? 0, effect: cause.effect ?? 0, chainNanos: 0,
       reducerNanos: EntryRecord<Action>.unknownDuration,
       reducerOffsetNanos: EntryRecord<Action>.unknownDuration,
-      context: content.strings.code(for: context), causeLabel: content.strings.code(for: cause.label),
+      context: content.strings.code(for: context, at: content.entries.endIndex),
+      causeLabel: content.strings.code(for: cause.label, at: content.entries.endIndex),
       causeKind: cause.kind.code, flags: stopped ? .stopped : [], action: action)
     content.entries.append(record)
     return sequence

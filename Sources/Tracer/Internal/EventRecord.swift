@@ -40,24 +40,67 @@ struct EventRecord: Sendable {
   }
 }
 
-/// Interned lists of effect ids.
+/// Interned lists of effect ids, freed like ``StringTable``'s strings when the events that refer
+/// to them are committed.
 @usableFromInline
 struct IDListTable: Sendable {
+  /// The lists by code - 1; a freed slot holds [].
   private(set) var lists: [[String]] = []
   private var codes: [[String]: UInt32] = [:]
+  /// By code - 1: the latest position (entries recorded before the event) of an event referring
+  /// to the list, or `Int.min` once freed.
+  private var lastUse: [Int] = []
+  private var freeCodes: [UInt32] = []
   @usableFromInline var byteCount = 0
 
-  mutating func code(for list: [String]) -> UInt32 {
+  /// The number of lists held.
+  var count: Int { codes.count }
+
+  /// The code of `list`, interning it; 0 for the empty list.
+  ///
+  /// - Parameter position: The position of the event that refers to it; `Int.max` keeps the list
+  ///   for the journal's life.
+  mutating func code(for list: [String], at position: Int) -> UInt32 {
     if list.isEmpty { return 0 }
-    if let code = codes[list] { return code }
-    lists.append(list)
-    let code = UInt32(lists.count)
+    if let code = codes[list] {
+      lastUse[Int(code) - 1] = max(lastUse[Int(code) - 1], position)
+      return code
+    }
+    let code: UInt32
+    if let reused = freeCodes.popLast() {
+      code = reused
+      lists[Int(code) - 1] = list
+      lastUse[Int(code) - 1] = position
+    } else {
+      lists.append(list)
+      lastUse.append(position)
+      code = UInt32(lists.count)
+    }
     codes[list] = code
-    byteCount += list.reduce(16) { $0 + $1.utf8.count + 16 }
+    byteCount += Self.size(of: list)
     return code
   }
 
   func list(for code: UInt32) -> [String] {
     code == 0 ? [] : lists[Int(code) - 1]
+  }
+
+  /// Frees the lists last referred to before `start`, the journal's first remaining position.
+  mutating func release(before start: Int) {
+    guard !codes.isEmpty else { return }
+    for slot in lastUse.indices where lastUse[slot] < start && lastUse[slot] != .min {
+      codes[lists[slot]] = nil
+      byteCount -= Self.size(of: lists[slot])
+      lists[slot] = []
+      lastUse[slot] = .min
+      freeCodes.append(UInt32(slot + 1))
+    }
+    if codes.isEmpty {
+      self = IDListTable()
+    }
+  }
+
+  private static func size(of list: [String]) -> Int {
+    list.reduce(16) { $0 + $1.utf8.count + 16 }
   }
 }

@@ -162,7 +162,8 @@ struct JournalBuilder<State: Decodable & Sendable, Action: Decodable & Sendable>
       parent: cause.parent ?? 0, effect: cause.effect ?? 0,
       chainNanos: fields.chainNanos, reducerNanos: fields.reducerNanos,
       reducerOffsetNanos: fields.reducerOffsetNanos,
-      context: content.strings.code(for: fields.context), causeLabel: content.strings.code(for: cause.label),
+      context: content.strings.code(for: fields.context, at: content.entries.endIndex),
+      causeLabel: content.strings.code(for: cause.label, at: content.entries.endIndex),
       causeKind: cause.kind.code, flags: fields.stopped ? .stopped : [], action: action)
     content.entries.append(record)
     order.accept(fields)
@@ -177,11 +178,13 @@ struct JournalBuilder<State: Decodable & Sendable, Action: Decodable & Sendable>
       throw .tooLarge(entry: nil, field: "effects", limit: limits.maxEntries)
     }
     let fields = try EventFields(FieldReader(value, path: path))
-    let failure = content.strings.code(for: fields.error)
+    let position = Int(fields.position)
+    let failure = content.strings.code(for: fields.error, at: position)
     content.events.append(
       EventRecord(
         effect: fields.effect, parent: fields.cause.parent ?? 0, time: fields.time, position: fields.position,
-        label: content.strings.code(for: fields.cause.label), ids: content.idLists.code(for: fields.ids),
+        label: content.strings.code(for: fields.cause.label, at: position),
+        ids: content.idLists.code(for: fields.ids, at: position),
         failure: failure, causeKind: fields.cause.kind.code, phase: fields.phase))
     eventCount += 1
   }

@@ -142,6 +142,13 @@ struct JournalContent<State: Sendable, Action: Sendable>: Sendable {
 
   // MARK: Size
 
+  /// Frees the interned strings and id lists that only entries and events before the first
+  /// remaining entry referred to.
+  mutating func releaseUnreferencedStrings() {
+    strings.release(before: entries.startIndex)
+    idLists.release(before: entries.startIndex)
+  }
+
   @inlinable
   var approximateBytes: Int {
     entries.count * MemoryLayout<EntryRecord<Action>>.stride + events.count * MemoryLayout<EventRecord>.stride

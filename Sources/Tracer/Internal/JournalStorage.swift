@@ -42,7 +42,10 @@ extension JournalStorage {
     }
     if let maxBytes = configuration.maxBytes, content.approximateBytes > maxBytes {
       // Drop whole checkpoint segments until the estimate fits.
-      let entryBytes = MemoryLayout<EntryRecord<Action>>.stride
+      // The interned strings and id lists go with the entries that refer to them; with ever new
+      // labels they are most of the bytes, so count each entry's share.
+      let tableBytes = content.strings.byteCount + content.idLists.byteCount
+      let entryBytes = MemoryLayout<EntryRecord<Action>>.stride + tableBytes / max(1, content.entries.count)
       var excess = content.approximateBytes - maxBytes
       var position = startIndex
       while excess > 0, position < endIndex {
@@ -91,5 +94,6 @@ extension JournalStorage {
       firstEvent += 1
     }
     content.events.removeFirst(upTo: firstEvent)
+    content.releaseUnreferencedStrings()
   }
 }

@@ -60,11 +60,20 @@ enum MonotonicClock {
     }
   }
 
-  /// The current calibration, as the bits of an unretained reference. Replaced calibrations are
-  /// never released (a reader may still be using one): refinement replaces one at fourfold
-  /// intervals, so a process keeps a few dozen at most (about 20 after a day).
-  @usableFromInline static let current = Atomic<UInt>(
-    UInt(bitPattern: Unmanaged.passRetained(measure()).toOpaque()))
+  /// The current calibration, as the bits of an unretained reference; ``kept`` owns it.
+  @usableFromInline static let current = Atomic<UInt>(UInt(bitPattern: keep(measure()).toOpaque()))
+
+  /// Every calibration made current, never released: a reader may still be using a replaced one.
+  /// Refinement replaces one at fourfold intervals, so a process keeps a few dozen at most (about
+  /// 20 after a day). Held here rather than leaked so that they stay reachable, and leak checkers
+  /// (LeakSanitizer, Valgrind) do not report them.
+  static let kept = Mutex<[Calibration]>([])
+
+  /// Adds `calibration` to ``kept`` and returns an unretained reference to it.
+  private static func keep(_ calibration: Calibration) -> Unmanaged<Calibration> {
+    kept.withLock { $0.append(calibration) }
+    return Unmanaged.passUnretained(calibration)
+  }
 
   @inlinable
   static func now() -> Int64 {
@@ -87,13 +96,10 @@ enum MonotonicClock {
     guard let refined = refined(calibration, at: reading) else {
       return calibration.nanoseconds(at: reading.ticks)
     }
-    let refinedBits = UInt(bitPattern: Unmanaged.passRetained(refined).toOpaque())
-    if !current.compareExchange(expected: bits, desired: refinedBits, ordering: .acquiringAndReleasing)
-      .exchanged
-    {
-      // Another thread refined first: use its calibration, drop this one.
-      Unmanaged<Calibration>.fromOpaque(UnsafeRawPointer(bitPattern: refinedBits)!).release()
-    }
+    // Kept before it is published, so that no reader can see it unowned; if another thread
+    // refined first, it is kept for nothing, which happens at most once per refinement.
+    let refinedBits = UInt(bitPattern: keep(refined).toOpaque())
+    _ = current.compareExchange(expected: bits, desired: refinedBits, ordering: .acquiringAndReleasing)
     return refined.nanoseconds
   }
 

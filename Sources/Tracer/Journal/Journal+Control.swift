@@ -44,6 +44,7 @@ extension Journal {
       storage.content.entries.reset(startingAt: end)
       storage.content.events.reset(startingAt: storage.content.events.endIndex)
       storage.content.checkpoints.removeAll()
+      storage.content.releaseUnreferencedStrings()
       if let state {
         storage.content.checkpoints.append(
           JournalCheckpoint(index: end, kind: .resync, state: state), size: configuration.stateSize(state))

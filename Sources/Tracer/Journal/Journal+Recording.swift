@@ -47,8 +47,8 @@ extension Journal {
         chainNanos: EntryRecord<Action>.duration(end &- start),
         reducerNanos: unknown,
         reducerOffsetNanos: unknown,
-        context: storage.content.strings.code(for: label),
-        causeLabel: storage.content.strings.code(for: cause.label),
+        context: storage.content.strings.code(for: label, at: index),
+        causeLabel: storage.content.strings.code(for: cause.label, at: index),
         causeKind: cause.kind.code,
         flags: [],
         action: action
@@ -112,12 +112,19 @@ extension Journal {
     if !wantsCheckpoint.load(ordering: .relaxed) { wantsCheckpoint.store(true, ordering: .relaxed) }
   }
 
+  /// The ids the user gave, as text: the ones a library attached (the group of all timers) are
+  /// left out.
+  static func exportedIDs(_ ids: [EffectID]) -> [String] {
+    ids.compactMap { $0.isImplicit ? nil : $0.description }
+  }
+
   /// Records an effect's lifecycle event.
   @usableFromInline
   func record(_ event: EffectEvent) {
     let now = MonotonicClock.now()
     let sinks = configuration.sinks
     let recorded: (JournalEffectEvent, JournalMetadata)? = storage.withLock { storage in
+      let position = storage.content.entries.endIndex
       let phase: EventRecord.Phase
       var failure: UInt32 = 0
       switch event.phase {
@@ -126,15 +133,15 @@ extension Journal {
       case .cancelled: phase = .cancelled
       case .failed(let message):
         phase = .failed
-        failure = storage.content.strings.code(for: message)
+        failure = storage.content.strings.code(for: message, at: position)
       }
       let record = EventRecord(
         effect: event.effect,
         parent: event.cause.parent ?? 0,
         time: now &- storage.content.originMonotonic,
-        position: Int64(storage.content.entries.endIndex),
-        label: storage.content.strings.code(for: event.cause.label),
-        ids: storage.content.idLists.code(for: event.ids.map(\.description)),
+        position: Int64(position),
+        label: storage.content.strings.code(for: event.cause.label, at: position),
+        ids: storage.content.idLists.code(for: Self.exportedIDs(event.ids), at: position),
         failure: failure,
         causeKind: event.cause.kind.code,
         phase: phase

@@ -11,7 +11,8 @@ public struct JournalEffectEvent: Sendable, Hashable {
   public let effect: UInt64
   /// Who started the work: its kind, label and parent action.
   public let cause: Cause
-  /// The cancellation ids that apply to it, innermost first, as text.
+  /// The cancellation ids the user gave it, innermost first, as text (ids a library attached,
+  /// such as the group of all timers, are left out).
   public let ids: [String]
   /// Monotonic time since the journal's origin.
   public let time: Duration
