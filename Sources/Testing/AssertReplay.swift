@@ -53,7 +53,8 @@ public func assertReplay<R: Reducer>(
 ///   other state to compare.
 @discardableResult
 public func assertReplay<R: Reducer>(
-  journal: Journal<R.State, R.Action>, reducer: R, finalState: R.State? = nil, redaction: Redaction = .default,
+  journal: Journal<R.State, R.Action>, reducer: R, finalState: R.State? = nil,
+  redaction: Redaction = .default,
   fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
 ) -> ReplayReport<R.State, R.Action> where R.State: Equatable {
   let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
