@@ -19,6 +19,8 @@ enum Shop {
     case stopWatching
     case pay(Redacted<String>)
     case sync
+    case remind
+    case login(user: String, token: String)
   }
 
   struct Offline: Error, CustomStringConvertible {
@@ -45,18 +47,19 @@ enum Shop {
       case .pay(let card):
         state.card = card.wrappedValue
         return .none
-      case .sync:
+      case .sync, .remind, .login:
         return .none
       }
     }
   }
 
   static func store(
-    tracer: RecordingTracer, middleware: [AnyMiddleware<State, Action>] = []
+    tracer: RecordingTracer, redaction: Redaction = .default,
+    middleware: [AnyMiddleware<State, Action>] = []
   ) -> Store<State, Action> {
     Store(
       initialState: State(), reducer: reducer(clock: TestClock()),
-      middleware: [.distributedTracing(tracer: tracer)] + middleware)
+      middleware: [.distributedTracing(tracer: tracer, redaction: redaction)] + middleware)
   }
 }
 
@@ -174,5 +177,34 @@ struct DistributedTracingMiddlewareTests {
     #expect(span.name == "pay")
     #expect(span.attributes["chronicle.action"] == "Shop.Action.pay(<redacted>)")
     #expect(!"\(tracer.recorded)".contains("4242"))
+  }
+
+  @Test func aTimerIsAChildSpanOfTheActionThatStartedIt() async throws {
+    let tracer = RecordingTracer()
+    let clock = TestClock()
+    let store = Shop.store(
+      tracer: tracer,
+      middleware: [
+        .timers(clock: clock) { action in
+          action == .remind ? .once(id: "reminder", after: .seconds(5), send: .add("Call Ann")) : nil
+        }
+      ])
+    store.send(.remind)
+    await clock.advance(by: .seconds(5))
+    await store.waitUntilIdle()
+    #expect(tracer.recorded.map(\.name) == ["remind", "timer reminder", "add"])
+    let (remind, timer, add) = (tracer.recorded[0], tracer.recorded[1], tracer.recorded[2])
+    #expect(timer.parent == remind.id)
+    #expect(timer.attributes["chronicle.cause.kind"] == "timer")
+    #expect(add.parent == timer.id)
+    #expect(add.links.map(\.span) == [remind.id])
+  }
+
+  @Test func theRedactionPolicyHidesTheKeysItNames() throws {
+    let tracer = RecordingTracer()
+    let store = Shop.store(tracer: tracer, redaction: Redaction(keys: ["token"]))
+    store.send(.login(user: "ann", token: "tok-abc"))
+    let span = try #require(tracer.recorded.first)
+    #expect(span.attributes["chronicle.action"] == #"Shop.Action.login(user: "ann", token: <redacted>)"#)
   }
 }
