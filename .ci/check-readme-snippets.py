@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Docs are claims: every ```swift block in README.md must appear verbatim (modulo indentation
-and blank lines) in a compiled file under Examples/ or Tests/, so the README cannot drift from
-code that builds."""
+and blank lines) in a compiled file under Examples/ or Tests/, or under Integrations/Examples/ or
+Integrations/Tests/ (the separate package of adapters), so the README cannot drift from code that
+builds."""
 import pathlib, re, sys
 
 root = pathlib.Path(__file__).resolve().parent.parent
@@ -12,7 +13,7 @@ def normalize(text):
     return [line.strip() for line in text.splitlines() if line.strip()]
 
 corpus = []
-for folder in ("Examples", "Tests"):
+for folder in ("Examples", "Tests", "Integrations/Examples", "Integrations/Tests"):
     for path in (root / folder).rglob("*.swift"):
         corpus.append((path, normalize(path.read_text())))
 
@@ -27,7 +28,7 @@ for index, block in enumerate(blocks, 1):
         continue
     if not any(contains(text, lines) for _, text in corpus):
         missing += 1
-        print(f"README.md swift block {index} is not in any file under Examples/ or Tests/:")
+        print(f"README.md swift block {index} is not in any file under [Integrations/]Examples/ or Tests/:")
         print("    " + "\n    ".join(lines[:6]))
 if missing:
     sys.exit(1)

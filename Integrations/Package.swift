@@ -1,0 +1,91 @@
+// swift-tools-version: 6.1
+//
+// Chronicle's integrations with the server-side Swift ecosystem: swift-log and
+// swift-distributed-tracing (and through it any OpenTelemetry collector). A separate package, so
+// that the library itself keeps zero dependencies: only an app that wants these adapters pays for
+// swift-log, swift-distributed-tracing and (in the tests only) swift-otel.
+import Foundation
+import PackageDescription
+
+// SwiftPM names a path dependency after its folder, lowercased: the library's identity is the name
+// of the folder holding this one (`main` in one checkout, `chronicle` or a worktree's name in another).
+let library = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+  .lastPathComponent.lowercased()
+
+let package = Package(
+  name: "ChronicleIntegrations",
+  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+  products: [
+    .library(name: "ChronicleLogging", targets: ["ChronicleLogging"]),
+    .library(name: "ChronicleDistributedTracing", targets: ["ChronicleDistributedTracing"]),
+    .executable(name: "traced-counter", targets: ["TracedCounter"]),
+  ],
+  dependencies: [
+    .package(path: ".."),
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+    // Only the example and the end-to-end test export through swift-otel; OTLP/HTTP alone (no
+    // gRPC) keeps the build to what they need. The library products do not depend on it.
+    .package(url: "https://github.com/swift-otel/swift-otel", from: "1.6.0", traits: ["OTLPHTTP"]),
+    // The example and the end-to-end test run swift-otel's services and shut them down gracefully.
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+  ],
+  targets: [
+    .target(
+      name: "ChronicleLogging",
+      dependencies: [
+        .product(name: "ChronicleMiddleware", package: library),
+        .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
+    .target(
+      name: "ChronicleDistributedTracing",
+      dependencies: [
+        .product(name: "ChronicleStore", package: library),
+        .product(name: "Tracing", package: "swift-distributed-tracing"),
+      ]
+    ),
+    .executableTarget(
+      name: "TracedCounter",
+      dependencies: [
+        "ChronicleDistributedTracing",
+        "ChronicleLogging",
+        .product(name: "ChronicleMiddleware", package: library),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "OTel", package: "swift-otel"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+      ],
+      path: "Examples/TracedCounter"
+    ),
+    .testTarget(
+      name: "ChronicleLoggingTests",
+      dependencies: [
+        "ChronicleLogging",
+        .product(name: "ChronicleMiddleware", package: library),
+        .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
+    .testTarget(
+      name: "ChronicleDistributedTracingTests",
+      dependencies: [
+        "ChronicleDistributedTracing",
+        .product(name: "ChronicleMiddleware", package: library),
+        .product(name: "Tracing", package: "swift-distributed-tracing"),
+      ]
+    ),
+    .testTarget(
+      name: "OTLPEndToEndTests",
+      dependencies: [
+        "ChronicleDistributedTracing",
+        .product(name: "ChronicleStore", package: library),
+        .product(name: "Tracing", package: "swift-distributed-tracing"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "OTel", package: "swift-otel"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+      ],
+      // The receiver runs from the source tree, found beside the test's own file.
+      exclude: ["otlp_receiver.py"]
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)
