@@ -42,7 +42,7 @@ public struct DocumentEntry: Sendable, Hashable {
     actionJSON = String(decoding: JSONWriter.serialize(try root.required("action")), as: UTF8.self)
     redactedChanges = []
     if root.contains("redactedChanges") {
-      let field = path.appending("redactedChanges")
+      let field = root.path.appending("redactedChanges")
       for (offset, element) in try root.array("redactedChanges").enumerated() {
         guard let changed = StatePatch.path(fromJSON: element) else {
           throw .wrongType(
