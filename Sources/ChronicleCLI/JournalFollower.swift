@@ -1,0 +1,67 @@
+import ChronicleTracer
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// `chronicle follow FILE`: prints the entries of an NDJSON stream, those already in it and then
+/// each one as the `NDJSONFileSink` appends it, one row each (as `filter` prints them).
+///
+/// The file is read again whenever its size changes, polled every 20 ms: simple and
+/// portable, and a stream grows by whole lines. A last line without its newline is one the sink
+/// is still writing (the loader leaves it out as torn); it is printed once it is complete. Ends
+/// after `count` entries, or on Ctrl-C (SIGINT) with exit status 0.
+struct JournalFollower {
+  var path: String
+  var count: Int?
+
+  func run() throws(CLIError) {
+    let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+    signal(SIGINT, SIG_IGN)
+    interrupt.setEventHandler { exit(0) }
+    interrupt.resume()
+    var printed = 0
+    var lastSequence: UInt64 = 0
+    var size = -1
+    while true {
+      let url = URL(fileURLWithPath: path)
+      var status = stat()
+      // Anything but a readable regular file gets the loader's own error (a FIFO is refused
+      // before it is opened, so that reading it cannot block).
+      guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+        let data = try? Data(contentsOf: url)
+      else {
+        do { _ = try JournalDocument(contentsOf: url) } catch { throw .badFile(path: path, error) }
+        continue
+      }
+      if data.count != size {
+        size = data.count
+        let document: JournalDocument
+        do {
+          document = try JournalDocument(data: data)
+        } catch {
+          // A header still being written: wait for its newline.
+          guard data.last != UInt8(ascii: "\n") else { throw .badFile(path: path, error) }
+          usleep(20_000)
+          continue
+        }
+        for entry in document.entries where entry.sequence > lastSequence {
+          Self.write(JournalReport.row(entry) + "\n")
+          lastSequence = entry.sequence
+          printed += 1
+          if let count, printed >= count { return }
+        }
+      }
+      usleep(20_000)
+    }
+  }
+
+  /// Writes straight to standard output, unbuffered, so that a reader at the other end of a pipe
+  /// sees each entry as it is printed.
+  private static func write(_ text: String) {
+    FileHandle.standardOutput.write(Data(text.utf8))
+  }
+}

@@ -1,0 +1,42 @@
+extension JournalDocument {
+  /// The state after the entry at `position` as compact JSON text (one line), or `nil` when the
+  /// file does not hold it.
+  public func stateJSON(after position: Int) -> String? {
+    state(after: position).map { JSONText.compact($0) }
+  }
+
+  /// What differs from the base state (the state before the first entry) of this document to that
+  /// of `other`, one line per value as ``stateChanges(from:to:)`` prints them; `nil` when either
+  /// file does not hold it.
+  public func baseStateChanges(comparedWith other: JournalDocument) -> [String]? {
+    guard baseState != .null, other.baseState != .null else { return nil }
+    return Self.changes(from: baseState, to: other.baseState)
+  }
+
+  /// What differs from the action of the entry at `position` here to that of the entry at
+  /// `otherPosition` in `other`, one line per value (`add._0: "apple" → "pear"`).
+  public func actionChanges(
+    at position: Int, comparedWith other: JournalDocument, at otherPosition: Int
+  ) -> [String] {
+    Self.changes(
+      from: entryObjects[position]["action"] ?? .null,
+      to: other.entryObjects[otherPosition]["action"] ?? .null)
+  }
+
+  /// What differs from the state after the entry at `position` here to the state after the entry
+  /// at `otherPosition` in `other`, one line per value; `nil` when either file does not hold it.
+  ///
+  /// Redacted values read `"<redacted>"` in both files, so a secret that differs is not seen.
+  public func stateChanges(
+    after position: Int, comparedWith other: JournalDocument, after otherPosition: Int
+  ) -> [String]? {
+    guard let mine = state(after: position), let theirs = other.state(after: otherPosition) else {
+      return nil
+    }
+    return Self.changes(from: mine, to: theirs)
+  }
+
+  private static func changes(from old: JSONValue, to new: JSONValue) -> [String] {
+    StatePatch.between(old, new).map { $0.description(before: old) }
+  }
+}
