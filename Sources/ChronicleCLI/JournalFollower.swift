@@ -8,7 +8,7 @@ import Foundation
 #endif
 
 /// `chronicle follow FILE`: prints the entries of an NDJSON stream, those already in it and then
-/// each one as the `NDJSONFileSink` appends it, one row each (as `filter` prints them).
+/// each one as the `NDJSONFileSink` appends it, one line each.
 ///
 /// The file is read again whenever its size changes, polled every 20 ms: simple and
 /// portable, and a stream grows by whole lines. A last line without its newline is one the sink
@@ -49,7 +49,7 @@ struct JournalFollower {
           continue
         }
         for entry in document.entries where entry.sequence > lastSequence {
-          Self.write(JournalReport.row(entry) + "\n")
+          Self.write(Self.line(entry))
           lastSequence = entry.sequence
           printed += 1
           if let count, printed >= count { return }
@@ -57,6 +57,15 @@ struct JournalFollower {
       }
       usleep(20_000)
     }
+  }
+
+  /// `0 #1 add [Cart] user {"add":{"_0":"apple"}}`: the entry with its action rather than its
+  /// duration, which `summary` and `filter` show.
+  static func line(_ entry: DocumentEntry) -> String {
+    "\(entry.index) #\(entry.sequence) \(entry.type)" + (entry.context.map { " [\($0)]" } ?? "")
+      + " \(entry.causeDescription) \(entry.actionJSON)"
+      + (entry.outcome == "reduced" ? "" : " \(entry.outcome)")
+      + "\n"
   }
 
   /// Writes straight to standard output, unbuffered, so that a reader at the other end of a pipe
