@@ -105,4 +105,19 @@ private func liftedShopFile() throws -> String {
     #expect(result.status == 1)
     #expect(result.errors == "chronicle: \(file): actionsById.1 is missing\n")
   }
+
+  @Test func theDemosReduxDevToolsFilesHoldTheActionsOfItsJournal() throws {
+    let folder = try CLIRunner.temporaryFolder().appendingPathComponent("out")
+    #expect(try CLIRunner.run("chronicle-demo", [folder.path]).status == 0)
+    let json = folder.appendingPathComponent("journal.json").path
+    let lifted = folder.appendingPathComponent("redux-devtools.json").path
+    let custom = folder.appendingPathComponent("redux-devtools-custom.json").path
+    #expect(
+      try CLIRunner.chronicle("compare", json, lifted).output
+        == "\(json) and \(lifted) are the same: 18 entries, the same actions and states\n")
+    #expect(
+      try CLIRunner.chronicle("compare", json, custom).output
+        == "\(json) and \(custom) are the same: 18 entries, the same actions (not every state is in both files)\n"
+    )
+  }
 }
