@@ -109,22 +109,22 @@ enum CLICommand {
     }
   }
 
-  /// Runs the command and returns what it prints and its exit status.
-  func run() throws(CLIError) -> (output: String, status: Int32) {
-    if case .compare(let first, let second) = self {
-      let comparison = JournalComparison(
-        try Self.load(first), named: first, with: try Self.load(second), named: second)
-      return (comparison.report, comparison.isSame ? 0 : 1)
-    }
-    return (try output(), 0)
-  }
-
   /// The exit status for `error`: 2 for every error of `compare`, whose 1 means "different".
   func exitCode(for error: CLIError) -> Int32 {
     if case .compare = self { return 2 }
     return error.exitCode
   }
 
+  /// Runs the command and returns what it prints and its exit status.
+  func run() throws(CLIError) -> (output: String, status: Int32) {
+    if case .compare(let first, let second) = self {
+      let comparison = try Self.comparison(first, second)
+      return (comparison.report, comparison.isSame ? 0 : 1)
+    }
+    return (try output(), 0)
+  }
+
+  /// What a command other than `compare` prints.
   private func output() throws(CLIError) -> String {
     switch self {
     case .help: return Self.usage
@@ -151,7 +151,7 @@ enum CLICommand {
       return json
         ? JournalJSONReport.filter(document, matches: matches)
         : JournalReport.filter(document, matches: matches)
-    case .compare: return try run().output
+    case .compare(let first, let second): return try Self.comparison(first, second).report
     case .follow(let path, let count):
       try JournalFollower(path: path, count: count).run()
       return ""
@@ -177,7 +177,11 @@ enum CLICommand {
     }
   }
 
-  static func load(_ path: String) throws(CLIError) -> JournalDocument {
+  private static func comparison(_ first: String, _ second: String) throws(CLIError) -> JournalComparison {
+    JournalComparison(try load(first), named: first, with: try load(second), named: second)
+  }
+
+  private static func load(_ path: String) throws(CLIError) -> JournalDocument {
     do {
       return try JournalDocument(contentsOf: URL(fileURLWithPath: path))
     } catch {

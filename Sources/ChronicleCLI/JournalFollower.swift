@@ -10,10 +10,13 @@ import Foundation
 /// `chronicle follow FILE`: prints the entries of an NDJSON stream, those already in it and then
 /// each one as the `NDJSONFileSink` appends it, one line each.
 ///
-/// The file is read again whenever its size changes, polled every 20 ms: simple and
-/// portable, and a stream grows by whole lines. A last line without its newline is one the sink
-/// is still writing (the loader leaves it out as torn); it is printed once it is complete. Ends
-/// after `count` entries, or on Ctrl-C (SIGINT) with exit status 0.
+/// The file is read again, whole, whenever its size changes, polled every 20 ms: simple and
+/// portable, with the loader's own checks, at the cost of re-reading a long stream on every
+/// append (bounded by the polling to 50 reads a second). A last line without its newline is one
+/// the sink is still writing (the loader leaves it out as torn): its entry is printed once it is
+/// complete. An empty file, or a header still being written, is waited for. A file that shrinks
+/// was truncated by a new sink (the app started again): its entries are printed from the first.
+/// Ends after `count` entries, or on Ctrl-C (SIGINT) with exit status 0.
 struct JournalFollower {
   var path: String
   var count: Int?
@@ -38,13 +41,13 @@ struct JournalFollower {
         continue
       }
       if data.count != size {
+        if data.count < size { lastSequence = 0 }
         size = data.count
         let document: JournalDocument
         do {
           document = try JournalDocument(data: data)
         } catch {
-          // A header still being written: wait for its newline.
-          guard data.last != UInt8(ascii: "\n") else { throw .badFile(path: path, error) }
+          guard data.isEmpty || Self.isTruncated(error) else { throw .badFile(path: path, error) }
           usleep(20_000)
           continue
         }
@@ -57,6 +60,11 @@ struct JournalFollower {
       }
       usleep(20_000)
     }
+  }
+
+  private static func isTruncated(_ error: JournalImportError) -> Bool {
+    if case .truncated = error { return true }
+    return false
   }
 
   /// `0 #1 add [Cart] user {"add":{"_0":"apple"}}`: the entry with its action rather than its

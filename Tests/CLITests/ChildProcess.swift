@@ -6,6 +6,9 @@ final class ChildProcess {
   private let process = Process()
   private let output = Pipe()
   private var buffer: [UInt8] = []
+  /// Ends a child that never finishes, so that a broken `follow` fails its test instead of hanging
+  /// it: after a minute, far longer than any of these runs takes.
+  private let watchdog: DispatchWorkItem
 
   init(_ arguments: String...) throws {
     process.executableURL = CLIRunner.products.appendingPathComponent("chronicle")
@@ -13,6 +16,9 @@ final class ChildProcess {
     process.standardOutput = output
     process.standardError = FileHandle.nullDevice
     try process.run()
+    let pid = process.processIdentifier
+    watchdog = DispatchWorkItem { kill(pid, SIGTERM) }
+    DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: watchdog)
   }
 
   /// The next line the process prints, without its newline; `nil` once its output ends.
@@ -37,6 +43,7 @@ final class ChildProcess {
   func waitForExit() -> (status: Int32, rest: String) {
     let rest = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
+    watchdog.cancel()
     return (process.terminationStatus, String(decoding: buffer + rest, as: UTF8.self))
   }
 }

@@ -86,3 +86,26 @@ private func streamingStore(to url: URL) throws -> Store<Tally.State, Tally.Acti
     #expect(result.errors == "chronicle: cannot read \(absent): No such file or directory\n")
   }
 }
+
+@Suite struct FollowFileChangeTests {
+  @Test func followStartsAgainWhenANewSinkTruncatesTheFile() throws {
+    let url = try CLIRunner.temporaryFolder().appendingPathComponent("live.ndjson")
+    let firstRun = try streamingStore(to: url)
+    firstRun.send(.add(1), context: "Till")
+    let follow = try ChildProcess("follow", url.path, "--for", "2")
+    #expect(follow.nextLine() == #"0 #1 add [Till] user {"add":{"_0":1}}"#)
+    // The app starts again: a shorter file whose sequence numbers start from 1 again.
+    let secondRun = try streamingStore(to: url)
+    secondRun.send(.add(2))
+    #expect(follow.nextLine() == #"0 #1 add user {"add":{"_0":2}}"#)
+    #expect(follow.waitForExit().status == 0)
+  }
+
+  @Test func followOfACorruptFileExitsWithOneAndTheLoadersError() throws {
+    let url = try CLIRunner.temporaryFolder().appendingPathComponent("bad.ndjson")
+    try Data(#"{"format":"other"}"#.utf8).write(to: url)
+    let result = try CLIRunner.chronicle("follow", url.path)
+    #expect(result.status == 1)
+    #expect(result.errors == "chronicle: \(url.path): not a chronicle.journal file (format: \"other\")\n")
+  }
+}
