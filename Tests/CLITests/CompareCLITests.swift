@@ -92,3 +92,13 @@ private func shopFile(changing original: String, to replacement: String) throws 
     #expect(result.errors == "chronicle: cannot read \(absent): No such file or directory\n")
   }
 }
+
+@Suite struct UsageCLITests {
+  @Test func theUsageListsCompareFollowAndJSONWithCompareExitStatus() throws {
+    let help = try CLIRunner.chronicle("help").output
+    #expect(help.contains("\n  compare A B  "))
+    #expect(help.contains("\n  follow FILE [--for N]  "))
+    #expect(help.contains("\n  summary FILE [--json]  "))
+    #expect(help.contains("compare, as cmp and diff: 0 the same, 1 different, 2 trouble.\n"))
+  }
+}

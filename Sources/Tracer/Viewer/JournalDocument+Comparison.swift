@@ -26,14 +26,32 @@ extension JournalDocument {
   /// What differs from the state after the entry at `position` here to the state after the entry
   /// at `otherPosition` in `other`, one line per value; `nil` when either file does not hold it.
   ///
-  /// Redacted values read `"<redacted>"` in both files, so a secret that differs is not seen.
+  /// Redacted values read `"<redacted>"` in both files. One that only one of the two entries
+  /// changed (`redactedChanges`) is listed as `password: "<redacted>" → "<redacted>"`, as
+  /// ``stateChanges(from:to:)`` lists it; one that both changed cannot be told apart.
   public func stateChanges(
     after position: Int, comparedWith other: JournalDocument, after otherPosition: Int
   ) -> [String]? {
     guard let mine = state(after: position), let theirs = other.state(after: otherPosition) else {
       return nil
     }
-    return Self.changes(from: mine, to: theirs)
+    var patches = StatePatch.between(mine, theirs)
+    let mineChanged = entries[position].redactedChanges
+    let theirsChanged = other.entries[otherPosition].redactedChanges
+    var patched = Set(patches.map(\.path))
+    for path in mineChanged + theirsChanged
+    where !patched.contains(path) && mineChanged.contains(path) != theirsChanged.contains(path) {
+      // A patch of a part above it already shows the change.
+      if patches.contains(where: {
+        $0.path.count < path.count && Array(path.prefix($0.path.count)) == $0.path
+      }) {
+        continue
+      }
+      guard let value = StatePatch(path: path, value: nil).oldValue(in: theirs) else { continue }
+      patches.append(StatePatch(path: path, value: value))
+      patched.insert(path)
+    }
+    return patches.map { $0.description(before: mine) }
   }
 
   private static func changes(from old: JSONValue, to new: JSONValue) -> [String] {
