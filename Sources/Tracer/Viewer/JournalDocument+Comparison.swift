@@ -28,7 +28,8 @@ extension JournalDocument {
   ///
   /// Redacted values read `"<redacted>"` in both files. One that only one of the two entries
   /// changed (`redactedChanges`) is listed as `password: "<redacted>" → "<redacted>"`, as
-  /// ``stateChanges(from:to:)`` lists it; one that both changed cannot be told apart.
+  /// ``stateChanges(from:to:)`` lists it, when both files list such changes (Journal JSON and
+  /// NDJSON entries written with their state); one that both changed cannot be told apart.
   public func stateChanges(
     after position: Int, comparedWith other: JournalDocument, after otherPosition: Int
   ) -> [String]? {
@@ -36,6 +37,10 @@ extension JournalDocument {
       return nil
     }
     var patches = StatePatch.between(mine, theirs)
+    // A file that does not list them says nothing of the redacted values an entry changed.
+    guard listsRedactedChanges(at: position), other.listsRedactedChanges(at: otherPosition) else {
+      return patches.map { $0.description(before: mine) }
+    }
     let mineChanged = entries[position].redactedChanges
     let theirsChanged = other.entries[otherPosition].redactedChanges
     var patched = Set(patches.map(\.path))
@@ -52,6 +57,12 @@ extension JournalDocument {
       patched.insert(path)
     }
     return patches.map { $0.description(before: mine) }
+  }
+
+  /// Whether the entry at `position` lists the redacted values it changed: entries written with
+  /// their `state` in Chronicle's formats do (docs/formats/journal-json.md).
+  private func listsRedactedChanges(at position: Int) -> Bool {
+    listsRedactedChanges && entryObjects[position]["state"] != nil
   }
 
   private static func changes(from old: JSONValue, to new: JSONValue) -> [String] {

@@ -26,7 +26,10 @@ extension JournalDocument {
       JSONMember("entryCount", .integer(reader.entries.count)),
       JSONMember("effectCount", .integer(0)),
     ])
-    return try JournalDocument(meta: meta, baseState: reader.baseState, entries: reader.entries, effects: [])
+    var document = try JournalDocument(
+      meta: meta, baseState: reader.baseState, entries: reader.entries, effects: [])
+    document.listsRedactedChanges = false
+    return document
   }
 }
 

@@ -21,6 +21,9 @@ public struct JournalDocument: Sendable {
   /// The line of an NDJSON stream that was left out because the writer was killed while writing
   /// it, if any.
   public internal(set) var tornLine: TornLine?
+  /// Whether the file's format lists the redacted values each entry changed (`redactedChanges`,
+  /// on entries written with their `state`): Chronicle's formats do, Redux DevTools files do not.
+  var listsRedactedChanges = true
 
   /// A document of entries checked by the loader: `fields` are the envelopes read from
   /// `entries`, one for one.
