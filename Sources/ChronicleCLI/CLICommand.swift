@@ -4,11 +4,13 @@ import Foundation
 /// One `chronicle` command, parsed from the command line.
 enum CLICommand {
   case help
-  case summary(path: String)
-  case show(path: String, index: Int)
+  case summary(path: String, json: Bool)
+  case show(path: String, index: Int, json: Bool)
   case diff(path: String, from: Int, to: Int)
-  case filter(path: String, context: String?, text: String?)
+  case filter(path: String, context: String?, text: String?, json: Bool)
   case convert(input: String, output: String, format: ConversionFormat)
+  case compare(String, String)
+  case follow(path: String, count: Int?)
 
   /// What `convert --to` writes.
   enum ConversionFormat: String, CaseIterable {
@@ -18,18 +20,25 @@ enum CLICommand {
   static let usage = """
     usage: chronicle <command> [arguments]
 
-    Reads journals exported by Chronicle's tracer (Journal JSON or NDJSON), without the app's types.
+    Reads journals exported by Chronicle's tracer (Journal JSON, NDJSON or a Redux DevTools
+    import file, told apart by their content), without the app's types.
 
     commands:
-      summary FILE                       counts, contexts, time span and the slowest actions
-      show FILE N                        entry N: its action, cause, duration and state after
+      summary FILE [--json]              counts, contexts, time span and the slowest actions
+      show FILE N [--json]               entry N: its action, cause, duration and state after
       diff FILE A B                      what changed in the state from before entry A to after entry B
-      filter FILE [--context X] [--text Y]
-                                         the entries of context X whose action, type or cause contains Y
+      filter FILE [--context X] [--text Y] [--json]
+                                         the entries of context X whose action or state contains Y
+      compare A B                        the first entry where journals A and B differ (action or state)
+      follow FILE [--for N]              prints the entries of an NDJSON stream as they are appended,
+                                         until Ctrl-C or N entries
       convert IN OUT --to FORMAT         writes IN as FORMAT: json, ndjson, chrome, redux or html
       help                               this text (also --help, -h)
 
-    Exit status: 0 done, 1 a file could not be read or written, 2 a wrong command line.
+    --json prints one JSON object instead of text (its shape: README, "chronicle --json").
+
+    Exit status: 0 done, 1 a file could not be read or written or has no such entry or context,
+    2 a wrong command line. compare, as cmp and diff: 0 the same, 1 different, 2 trouble.
 
     """
 
@@ -49,6 +58,11 @@ enum CLICommand {
       }
       return rest
     }
+    func flag(_ flag: String) -> Bool {
+      guard let at = rest.firstIndex(of: flag) else { return false }
+      rest.remove(at: at)
+      return true
+    }
     func number(_ text: String) throws(CLIError) -> Int {
       guard let value = Int(text) else { throw .usage("\(text.debugDescription) is not an entry number") }
       return value
@@ -57,17 +71,31 @@ enum CLICommand {
     case "help", "--help", "-h":
       self = .help
     case "summary":
-      self = .summary(path: try positional(1)[0])
+      let json = flag("--json")
+      self = .summary(path: try positional(1)[0], json: json)
     case "show":
+      let json = flag("--json")
       let values = try positional(2)
-      self = .show(path: values[0], index: try number(values[1]))
+      self = .show(path: values[0], index: try number(values[1]), json: json)
     case "diff":
       let values = try positional(3)
       self = .diff(path: values[0], from: try number(values[1]), to: try number(values[2]))
     case "filter":
       let context = try option("--context")
       let text = try option("--text")
-      self = .filter(path: try positional(1)[0], context: context, text: text)
+      let json = flag("--json")
+      self = .filter(path: try positional(1)[0], context: context, text: text, json: json)
+    case "compare":
+      let values = try positional(2)
+      self = .compare(values[0], values[1])
+    case "follow":
+      let count = try option("--for").map { (text) throws(CLIError) -> Int in
+        guard let count = Int(text), count >= 1 else {
+          throw .usage("--for takes a number of entries, at least 1, not \(text.debugDescription)")
+        }
+        return count
+      }
+      self = .follow(path: try positional(1)[0], count: count)
     case "convert":
       guard let to = try option("--to") else { throw .usage("convert needs --to FORMAT") }
       guard let format = ConversionFormat(rawValue: to) else {
@@ -81,21 +109,52 @@ enum CLICommand {
     }
   }
 
-  /// Runs the command and returns what it prints.
-  func run() throws(CLIError) -> String {
+  /// The exit status for `error`: 2 for every error of `compare`, whose 1 means "different".
+  func exitCode(for error: CLIError) -> Int32 {
+    if case .compare = self { return 2 }
+    return error.exitCode
+  }
+
+  /// Runs the command and returns what it prints and its exit status.
+  func run() throws(CLIError) -> (output: String, status: Int32) {
+    if case .compare(let first, let second) = self {
+      let comparison = try Self.comparison(first, second)
+      return (comparison.report, comparison.isSame ? 0 : 1)
+    }
+    return (try output(), 0)
+  }
+
+  /// What a command other than `compare` prints.
+  private func output() throws(CLIError) -> String {
     switch self {
     case .help: return Self.usage
-    case .summary(let path): return JournalReport.summary(try Self.load(path))
-    case .show(let path, let index):
+    case .summary(let path, let json):
       let document = try Self.load(path)
-      return JournalReport.show(document, position: try Self.position(of: index, in: document, path: path))
+      return json ? JournalJSONReport.summary(document) : JournalReport.summary(document)
+    case .show(let path, let index, let json):
+      let document = try Self.load(path)
+      let position = try Self.position(of: index, in: document, path: path)
+      return json
+        ? JournalJSONReport.show(document, position: position)
+        : JournalReport.show(document, position: position)
     case .diff(let path, let from, let to):
       let document = try Self.load(path)
       return JournalReport.diff(
         document, from: try Self.position(of: from, in: document, path: path),
         to: try Self.position(of: to, in: document, path: path))
-    case .filter(let path, let context, let text):
-      return JournalReport.filter(try Self.load(path), context: context, text: text)
+    case .filter(let path, let context, let text, let json):
+      let document = try Self.load(path)
+      if let context, !document.entries.contains(where: { $0.context == context }) {
+        throw .noSuchContext(context, path: path, known: JournalReport.contexts(of: document))
+      }
+      let matches = JournalReport.matches(document, context: context, text: text)
+      return json
+        ? JournalJSONReport.filter(document, matches: matches)
+        : JournalReport.filter(document, matches: matches)
+    case .compare(let first, let second): return try Self.comparison(first, second).report
+    case .follow(let path, let count):
+      try JournalFollower(path: path, count: count).run()
+      return ""
     case .convert(let input, let output, let format):
       let document = try Self.load(input)
       let data: Data =
@@ -116,6 +175,10 @@ enum CLICommand {
       }
       return "wrote \(output) (\(format.rawValue), \(document.count) entries)\n"
     }
+  }
+
+  private static func comparison(_ first: String, _ second: String) throws(CLIError) -> JournalComparison {
+    JournalComparison(try load(first), named: first, with: try load(second), named: second)
   }
 
   private static func load(_ path: String) throws(CLIError) -> JournalDocument {

@@ -11,6 +11,8 @@ enum CLIError: Error, CustomStringConvertible {
   case cannotWrite(path: String, reason: String)
   /// An entry number outside the journal.
   case noSuchEntry(Int, path: String, range: ClosedRange<Int>?)
+  /// A context no entry of the journal has; `known` lists those it has.
+  case noSuchContext(String, path: String, known: [String])
 
   /// 2 for a wrong command line, 1 for files.
   var exitCode: Int32 {
@@ -29,6 +31,11 @@ enum CLIError: Error, CustomStringConvertible {
     case .noSuchEntry(let index, let path, let range):
       "\(path) has no entry \(index)"
         + (range.map { " (entries \($0.lowerBound)…\($0.upperBound))" } ?? " (it is empty)")
+    case .noSuchContext(let context, let path, let known):
+      "\(path) has no context \(context.debugDescription)"
+        + (known.isEmpty
+          ? " (its entries have none)"
+          : " (contexts: \(known.map(\.debugDescription).joined(separator: ", ")))")
     }
   }
 }

@@ -64,17 +64,27 @@ enum JournalReport {
       separator: "\n") + "\n"
   }
 
-  static func filter(_ document: JournalDocument, context: String?, text: String?) -> String {
+  /// The entries of `context` (all when `nil`) whose action or state after contains `text`
+  /// (ignoring case; all when `nil`). The action is matched with its case name, as JSON; the
+  /// cause and the context are not matched, so `--text user` finds what the user typed, not every
+  /// action the user sent.
+  static func matches(_ document: JournalDocument, context: String?, text: String?) -> [DocumentEntry] {
     let needle = text?.lowercased()
-    let matches = document.entries.filter { entry in
+    return document.entries.enumerated().filter { position, entry in
       if let context, entry.context != context { return false }
-      if let needle {
-        let haystack = "\(entry.type) \(entry.actionJSON) \(entry.causeDescription)".lowercased()
-        if !haystack.contains(needle) { return false }
-      }
-      return true
-    }
-    return matches.map { row($0) + "\n" }.joined() + "\(matches.count) of \(document.count) entries\n"
+      guard let needle else { return true }
+      if "\(entry.type) \(entry.actionJSON)".lowercased().contains(needle) { return true }
+      return document.stateJSON(after: position)?.lowercased().contains(needle) ?? false
+    }.map(\.element)
+  }
+
+  static func filter(_ document: JournalDocument, matches: [DocumentEntry]) -> String {
+    matches.map { row($0) + "\n" }.joined() + "\(matches.count) of \(document.count) entries\n"
+  }
+
+  /// The contexts of the journal's entries, sorted.
+  static func contexts(of document: JournalDocument) -> [String] {
+    Set(document.entries.compactMap(\.context)).sorted()
   }
 
   /// One entry on one line: `3 #4 loaded [Todos] thunk "load" ← #2 (1.2 ms)`, followed by

@@ -45,7 +45,7 @@ private struct Tally: Reducer {
 
   private func run(_ arguments: String...) -> Result<String, CLIError> {
     do throws(CLIError) {
-      return .success(try CLICommand(parsing: arguments).run())
+      return .success(try CLICommand(parsing: arguments).run().output)
     } catch {
       return .failure(error)
     }

@@ -16,9 +16,9 @@ private let loginJournal = """
   "durations":{"chain":1200},"state":{"user":"ann","password":"<redacted>"}}],"effects":[]}
   """
 
-private func loginFile() throws -> String {
+private func loginFile(_ journal: String = loginJournal) throws -> String {
   let file = try CLIRunner.temporaryFolder().appendingPathComponent("login.json")
-  try Data(loginJournal.utf8).write(to: file)
+  try Data(journal.utf8).write(to: file)
   return file.path
 }
 
@@ -43,5 +43,23 @@ private func loginFile() throws -> String {
           password: "<redacted>" → "<redacted>"
 
         """)
+  }
+
+  @Test func compareSaysThatARedactedValueChangedInOnlyOneJournal() throws {
+    let (changed, unchanged) = (
+      try loginFile(),
+      try loginFile(loginJournal.replacingOccurrences(of: #""redactedChanges":[["password"]],"#, with: ""))
+    )
+    let result = try CLIRunner.chronicle("compare", changed, unchanged)
+    #expect(
+      result.output == """
+        \(changed) and \(unchanged) differ at entry 0:
+          \(changed): 0 #1 password user (2.5 µs)
+          \(unchanged): 0 #1 password user (2.5 µs)
+          state after:
+            password: "<redacted>" → "<redacted>"
+
+        """)
+    #expect(result.status == 1)
   }
 }

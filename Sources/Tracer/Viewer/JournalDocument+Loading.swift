@@ -1,7 +1,8 @@
 import Foundation
 
 extension JournalDocument {
-  /// Reads the Journal JSON or NDJSON file at `url`, telling the two apart by their `format`.
+  /// Reads the Journal JSON, NDJSON or Redux DevTools file at `url`, telling them apart by their
+  /// content: the `format` of the first two, the members of the third (either form).
   ///
   /// Checks what the typed importers check, with the same code (everything but the app's types):
   /// the header, the order of the entries and the ranges of their numbers. Throws the same
@@ -42,6 +43,11 @@ extension JournalDocument {
       throw JournalImportError(error)
     }
     let reader = try FieldReader(root, path: FieldPath())
+    // Redux DevTools files have no `format`: they are told apart by their members, as
+    // `Journal(reduxDevTools:reducer:)` tells its two forms apart.
+    if reader.optional("format") == nil, reader.contains("payload") || reader.contains("actionsById") {
+      return try reduxDevTools(reader, limits: limits)
+    }
     let format = reader.optional("format")?.stringValue
     guard format == JournalWireFormat.journalFormat else {
       throw .wrongFormat(expected: JournalWireFormat.journalFormat, found: format)

@@ -3,8 +3,8 @@ import Foundation
 /// An exported journal read without the app's types: what the HTML viewer and the `chronicle`
 /// command-line tool work on.
 ///
-/// It reads Journal JSON (`chronicle.journal`) and NDJSON streams (`chronicle.journal.ndjson`),
-/// keeps states and actions as JSON, and knows the state after an entry when the file holds it:
+/// It reads Journal JSON (`chronicle.journal`), NDJSON streams (`chronicle.journal.ndjson`) and
+/// Redux DevTools import files (custom and lifted-state forms), keeps states and actions as JSON, and knows the state after an entry when the file holds it:
 /// files exported with `ExportOptions(states: .everyEntry)` hold every state; others hold the
 /// checkpoints only, from which the app's reducer would replay.
 public struct JournalDocument: Sendable {
@@ -21,6 +21,9 @@ public struct JournalDocument: Sendable {
   /// The line of an NDJSON stream that was left out because the writer was killed while writing
   /// it, if any.
   public internal(set) var tornLine: TornLine?
+  /// Whether the file's format lists the redacted values each entry changed (`redactedChanges`,
+  /// on entries written with their `state`): Chronicle's formats do, Redux DevTools files do not.
+  var listsRedactedChanges = true
 
   /// A document of entries checked by the loader: `fields` are the envelopes read from
   /// `entries`, one for one.

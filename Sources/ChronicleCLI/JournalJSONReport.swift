@@ -1,0 +1,84 @@
+import ChronicleTracer
+
+/// What `summary`, `show` and `filter` print with `--json`: one JSON object on one line, its
+/// shape documented in README ("chronicle --json"). Members are always present (`null` when the
+/// file does not say), in the order written here.
+enum JournalJSONReport {
+  static func summary(_ document: JournalDocument) -> String {
+    var contexts: [String?: Int] = [:]
+    var causes: [String: Int] = [:]
+    var types: [String: Int] = [:]
+    for entry in document.entries {
+      contexts[entry.context, default: 0] += 1
+      causes[entry.causeKind, default: 0] += 1
+      types[entry.type, default: 0] += 1
+    }
+    /// Most frequent first, then by name (entries without a context last among equals).
+    func counts(_ values: [String?: Int]) -> JSONOutput {
+      let sorted = values.sorted {
+        $0.value != $1.value ? $0.value > $1.value : ($0.key ?? "\u{10FFFF}") < ($1.key ?? "\u{10FFFF}")
+      }
+      return .array(
+        sorted.map { .object([("name", .optional($0.key)), ("count", .integer(Int64($0.value)))]) })
+    }
+    let first = document.entries.first
+    let last = document.entries.last
+    let slowest = document.entries.sorted {
+      $0.duration != $1.duration ? $0.duration > $1.duration : $0.index < $1.index
+    }
+    return line(
+      .object([
+        ("entries", .integer(Int64(document.count))),
+        ("effectEvents", .integer(Int64(document.effectCount))),
+        ("stateType", .string(document.stateType)),
+        ("actionType", .string(document.actionType)),
+        ("origin", .optional(document.originISO8601)),
+        ("firstIndex", first.map { .integer(Int64($0.index)) } ?? .null),
+        ("lastIndex", last.map { .integer(Int64($0.index)) } ?? .null),
+        ("firstSeq", first.map { .integer(Int64($0.sequence)) } ?? .null),
+        ("lastSeq", last.map { .integer(Int64($0.sequence)) } ?? .null),
+        ("spanNanoseconds", first.flatMap { first in last.map { .integer($0.time - first.time) } } ?? .null),
+        ("contexts", counts(contexts)),
+        ("causes", counts(causes.reduce(into: [:]) { $0[$1.key] = $1.value })),
+        ("actions", counts(types.reduce(into: [:]) { $0[$1.key] = $1.value })),
+        ("slowest", .array(slowest.prefix(5).map(entry))),
+      ]))
+  }
+
+  static func show(_ document: JournalDocument, position: Int) -> String {
+    let changes = document.stateChanges(from: position, to: position)
+    return line(
+      .object([
+        ("entry", entry(document.entries[position])),
+        ("action", .raw(document.entries[position].actionJSON)),
+        ("changes", changes.map { .array($0.map { .string($0) }) } ?? .null),
+        ("stateAfter", document.stateJSON(after: position).map { .raw($0) } ?? .null),
+      ]))
+  }
+
+  static func filter(_ document: JournalDocument, matches: [DocumentEntry]) -> String {
+    line(
+      .object([
+        ("entries", .array(matches.map(entry))), ("matched", .integer(Int64(matches.count))),
+        ("total", .integer(Int64(document.count))),
+      ]))
+  }
+
+  /// An entry without its action and states: what a row of the text output shows.
+  static func entry(_ entry: DocumentEntry) -> JSONOutput {
+    .object([
+      ("index", .integer(Int64(entry.index))), ("seq", .integer(Int64(entry.sequence))),
+      ("type", .string(entry.type)), ("context", .optional(entry.context)),
+      (
+        "cause",
+        .object([
+          ("kind", .string(entry.causeKind)), ("label", .optional(entry.causeLabel)),
+          ("parent", entry.causeParent.map { .integer(Int64($0)) } ?? .null),
+        ])
+      ),
+      ("durationNanoseconds", .integer(entry.duration)), ("outcome", .string(entry.outcome)),
+    ])
+  }
+
+  private static func line(_ value: JSONOutput) -> String { value.text + "\n" }
+}

@@ -1,0 +1,71 @@
+extension JournalDocument {
+  /// The state after the entry at `position` as compact JSON text (one line), or `nil` when the
+  /// file does not hold it.
+  public func stateJSON(after position: Int) -> String? {
+    state(after: position).map { JSONText.compact($0) }
+  }
+
+  /// What differs from the base state (the state before the first entry) of this document to that
+  /// of `other`, one line per value as ``stateChanges(from:to:)`` prints them; `nil` when either
+  /// file does not hold it.
+  public func baseStateChanges(comparedWith other: JournalDocument) -> [String]? {
+    guard baseState != .null, other.baseState != .null else { return nil }
+    return Self.changes(from: baseState, to: other.baseState)
+  }
+
+  /// What differs from the action of the entry at `position` here to that of the entry at
+  /// `otherPosition` in `other`, one line per value (`add._0: "apple" → "pear"`).
+  public func actionChanges(
+    at position: Int, comparedWith other: JournalDocument, at otherPosition: Int
+  ) -> [String] {
+    Self.changes(
+      from: entryObjects[position]["action"] ?? .null,
+      to: other.entryObjects[otherPosition]["action"] ?? .null)
+  }
+
+  /// What differs from the state after the entry at `position` here to the state after the entry
+  /// at `otherPosition` in `other`, one line per value; `nil` when either file does not hold it.
+  ///
+  /// Redacted values read `"<redacted>"` in both files. One that only one of the two entries
+  /// changed (`redactedChanges`) is listed as `password: "<redacted>" → "<redacted>"`, as
+  /// ``stateChanges(from:to:)`` lists it, when both files list such changes (Journal JSON and
+  /// NDJSON entries written with their state); one that both changed cannot be told apart.
+  public func stateChanges(
+    after position: Int, comparedWith other: JournalDocument, after otherPosition: Int
+  ) -> [String]? {
+    guard let mine = state(after: position), let theirs = other.state(after: otherPosition) else {
+      return nil
+    }
+    var patches = StatePatch.between(mine, theirs)
+    // A file that does not list them says nothing of the redacted values an entry changed.
+    guard listsRedactedChanges(at: position), other.listsRedactedChanges(at: otherPosition) else {
+      return patches.map { $0.description(before: mine) }
+    }
+    let mineChanged = entries[position].redactedChanges
+    let theirsChanged = other.entries[otherPosition].redactedChanges
+    var patched = Set(patches.map(\.path))
+    for path in mineChanged + theirsChanged
+    where !patched.contains(path) && mineChanged.contains(path) != theirsChanged.contains(path) {
+      // A patch of a part above it already shows the change.
+      if patches.contains(where: {
+        $0.path.count < path.count && Array(path.prefix($0.path.count)) == $0.path
+      }) {
+        continue
+      }
+      guard let value = StatePatch(path: path, value: nil).oldValue(in: theirs) else { continue }
+      patches.append(StatePatch(path: path, value: value))
+      patched.insert(path)
+    }
+    return patches.map { $0.description(before: mine) }
+  }
+
+  /// Whether the entry at `position` lists the redacted values it changed: entries written with
+  /// their `state` in Chronicle's formats do (docs/formats/journal-json.md).
+  private func listsRedactedChanges(at position: Int) -> Bool {
+    listsRedactedChanges && entryObjects[position]["state"] != nil
+  }
+
+  private static func changes(from old: JSONValue, to new: JSONValue) -> [String] {
+    StatePatch.between(old, new).map { $0.description(before: old) }
+  }
+}
