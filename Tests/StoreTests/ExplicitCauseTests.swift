@@ -18,10 +18,14 @@ struct ExplicitCauseTests {
     let recorder = Recorder<String>()
     let store = Store(
       initialState: Counter.State(), reducer: Counter(), middleware: [causeRecorder(into: recorder)])
+    store.send(.increment, context: "bridge", cause: Cause(kind: .stream, label: "location"))
     store.send(
       .increment, context: "bridge", cause: Cause(kind: .stream, parent: 7, effect: 2, label: "location"))
-    #expect(recorder.values == [#"increment stream "location" ← #7 true bridge"#])
-    #expect(store.state.count == 1)
+    #expect(
+      recorder.values == [
+        #"increment stream "location" true bridge"#, #"increment stream "location" ← #7 true bridge"#,
+      ])
+    #expect(store.state.count == 2)
   }
 
   @Test func anExplicitCauseSentFromInsideProcessingIsKeptWhileQueued() {

@@ -69,3 +69,22 @@ import Testing
     #expect(travel.branches.map(\.futureCount) == [2])
   }
 }
+
+@Suite struct BranchPolicyReadmeTests {
+  @Test func theReadmeExampleKeepsTheFutureALiveSendReplaced() {
+    let journal = Journal(reducer: Tally())
+    let travel = TimeTravel(journal: journal, policy: .branch)
+    let store = Store(
+      initialState: Tally.State(), reducer: Tally(),
+      middleware: [.timeTravel(travel), .tracer(journal)])
+    travel.attach(store)
+    store.send(.add(1))
+    store.send(.add(2))
+    travel.undo()
+    store.send(.add(10))  // a branch: count == 11; the old future is in `travel.branches`
+    #expect(store.state.count == 11)
+    #expect(travel.branches.count == 1)
+    travel.switchToBranch(travel.branches[0].id)  // count == 3 again
+    #expect(store.state.count == 3)
+  }
+}
