@@ -24,9 +24,10 @@ import Synchronization
 /// - A send made while the calling thread processes *another* store (store A's middleware,
 ///   subscriber or effect start sending to store B) never waits for B: when B is free the thread
 ///   processes the action at once, as above; when another thread is processing B, the action is
-///   left in B's inbox and `send` returns. B's owner processes inbox actions in arrival order
-///   after the actions queued before them, before it releases B or right after. So two stores
-///   whose middlewares send to each other from two threads cannot deadlock.
+///   left in B's inbox and `send` returns. B's owner processes inbox actions in arrival order,
+///   once the action it is processing and the actions queued on its own thread are done, before
+///   it releases B or right after. So two stores whose middlewares send to each other from two
+///   threads cannot deadlock.
 ///
 /// ``cancel(id:)`` and ``start(_:as:label:context:parent:)`` called from inside another store's
 /// processing while this store is busy are left in its inbox the same way: they take effect in

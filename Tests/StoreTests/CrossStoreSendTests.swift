@@ -143,3 +143,64 @@ struct CrossStoreSendTests {
     #expect(stores[2].state == RelayCounts(local: 20_000, forwarded: 30_000))
   }
 }
+
+@Suite("What still waits across stores")
+struct CrossStoreWaitTests {
+  @Test func readingABusyStoresStateFromAnotherStoresChainWaitsForItsCurrentAction() {
+    let read = Recorder<RelayCounts>()
+    let bInChain = DispatchSemaphore(value: 0)
+    let b = relayStore(forwardingTo: StoreLink()) { _ in bInChain.signal() }
+    let reader = AnyMiddleware<Int, Int>(name: "reader") { action, _, next in
+      bInChain.wait()
+      read.append(b.state)
+      next(action)
+    }
+    let a = Store(initialState: 0, middleware: [reader]) { (state: inout Int, action: Int) -> Effect<Int> in
+      state += action
+      return .none
+    }
+    onThreads(2) { index in
+      if index == 0 { b.send(.local) } else { a.send(1) }
+    }
+    #expect(read.values == [RelayCounts(local: 1, forwarded: 0)])
+  }
+
+  @Test func cancellingFromAnotherStoresChainWhileTheStoreIsBusyTakesEffectAfterItsCurrentAction()
+    async
+  {
+    let clock = TestClock()
+    let order = Recorder<String>()
+    let bInChain = DispatchSemaphore(value: 0)
+    let cancelReturned = DispatchSemaphore(value: 0)
+    let pause = AnyMiddleware<Int, String>(name: "pause") { action, _, next in
+      if action == "pause" {
+        bInChain.signal()
+        cancelReturned.wait()
+      }
+      next(action)
+      order.append("b processed \(action)")
+    }
+    let b = Store(initialState: 0, middleware: [pause]) {
+      (state: inout Int, action: String) -> Effect<String> in
+      guard action == "start" else { return .none }
+      return .run { _ in try await clock.sleep(for: .seconds(60)) }.cancellable(id: "work")
+    }
+    b.send("start")
+    #expect(b.activeEffectCount == 1)
+    let canceller = AnyMiddleware<Int, Int>(name: "canceller") { action, _, next in
+      bInChain.wait()
+      b.cancel(id: "work")
+      order.append("cancel returned")
+      cancelReturned.signal()
+      next(action)
+    }
+    let a = Store(initialState: 0, middleware: [canceller]) { (_: inout Int, _: Int) -> Effect<Int> in .none }
+    onThreads(2) { index in
+      if index == 0 { b.send("pause") } else { a.send(1) }
+    }
+    #expect(order.values == ["b processed start", "cancel returned", "b processed pause"])
+    await b.waitUntilIdle()
+    #expect(b.activeEffectCount == 0)
+    #expect(b.runningEffectCount == 0)
+  }
+}
