@@ -6,7 +6,8 @@ struct TravelState<State: Sendable, Action: Sendable>: Sendable {
   /// The position the store shows: the state before the entry at this index. `nil` for the
   /// present, where live actions flow.
   var position: Int?
-  /// Live actions held under ``LiveActionPolicy/locked``.
+  /// Live actions held: under ``LiveActionPolicy/locked`` while in the past, and under every
+  /// policy while a control changes the state.
   var held = LiveActionQueue<Action>()
   /// Live actions stopped under ``LiveActionPolicy/dropped``.
   var dropped: [LiveAction<Action>] = []
