@@ -200,28 +200,45 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
       enqueue(PendingAction(action: action, context: context, cause: cause, record: nil))
       return
     }
-    let turn: (inout sending Void) -> sending Bool = { _ in
-      self.owner.store(thread, ordering: .relaxed)
-      self.process(action, context: context, cause: cause)
-      if self.storage.pointee.queue.count > self.storage.pointee.queueHead { self.drain() }
-      if self.inboxCount.load(ordering: .relaxed) != 0 { self.drainInbox() }
-      self.owner.store(0, ordering: .relaxed)
-      return !self.storage.pointee.idleWaiters.isEmpty
-    }
     // Tried first: a thread processing another store must not wait for this one (see
     // `mustNotWait`), and asking whether it is one costs more than trying. Uncontended, trying
-    // costs what locking does.
-    let hasWaiters: Bool
-    if let tried = lock.withLockIfAvailable(turn) {
-      hasWaiters = tried
-    } else if mustNotWait(thread) {
-      deferToOwner(.action(PendingAction(action: action, context: context, cause: cause, record: nil)))
-      return
-    } else {
-      hasWaiters = lock.withLock(turn)
+    // costs what locking does. The closure is written out at each lock call, not stored in a
+    // variable: a stored closure is escaping, retains what it captures, and is not inlined (with
+    // one, `send/no-middleware` measured 29.7 ns against 9.7 ns before).
+    let turn = lock.withLockIfAvailable { _ in ownTurn(action, context: context, cause: cause, thread: thread)
+    }
+    guard let hasWaiters = turn else {
+      return submitContended(action, context: context, cause: cause, thread: thread)
     }
     if hasWaiters { resumeIdleWaitersIfIdle() }
     if inboxCount.load(ordering: .sequentiallyConsistent) != 0 { handOffInbox() }
+  }
+
+  /// `submit` when the store's lock was taken: leaves the action in the inbox if this thread
+  /// must not wait, otherwise waits for the lock and processes it.
+  // Inlinable so that it is specialized for the client's State and Action, and never inlined so
+  // that each `send` call site carries one copy of the chain, not two.
+  @inlinable @inline(never)
+  func submitContended(_ action: Action, context: String?, cause: Cause, thread: UInt) {
+    if mustNotWait(thread) {
+      deferToOwner(.action(PendingAction(action: action, context: context, cause: cause, record: nil)))
+      return
+    }
+    let hasWaiters = lock.withLock { _ in ownTurn(action, context: context, cause: cause, thread: thread) }
+    if hasWaiters { resumeIdleWaitersIfIdle() }
+    if inboxCount.load(ordering: .sequentiallyConsistent) != 0 { handOffInbox() }
+  }
+
+  /// Processes `action` as the owner, then what it queued and what the inbox holds; call with the
+  /// lock held. Returns whether idle waiters may need resuming.
+  @inlinable @inline(__always)
+  func ownTurn(_ action: Action, context: String?, cause: Cause, thread: UInt) -> Bool {
+    owner.store(thread, ordering: .relaxed)
+    process(action, context: context, cause: cause)
+    if storage.pointee.queue.count > storage.pointee.queueHead { drain() }
+    if inboxCount.load(ordering: .relaxed) != 0 { drainInbox() }
+    owner.store(0, ordering: .relaxed)
+    return !storage.pointee.idleWaiters.isEmpty
   }
 
   /// Runs one action through the chain and the reducer, then notifies subscribers.
