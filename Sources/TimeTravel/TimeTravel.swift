@@ -39,9 +39,10 @@ import ChronicleTracer
 ///
 /// ## Live actions
 /// While the store shows the past, actions that reach it (from users, effects, thunks, timers)
-/// follow ``policy``: held and applied in order on the return to the present, or dropped and
-/// recorded in ``droppedActions``. They are never applied to a past state. To change the past,
-/// send through the controller with ``send(_:context:)``: that starts a branch.
+/// follow ``policy``: held and applied in order on the return to the present, dropped and
+/// recorded in ``droppedActions``, or applied to the state shown as the start of a branch. To
+/// change the past whatever the policy, send through the controller with ``send(_:context:)``:
+/// that starts a branch.
 ///
 /// ## Threads
 /// The controls are thread-safe and serialized. Do not call them from inside the store's
@@ -98,7 +99,7 @@ public final class TimeTravel<State: Sendable, Action: Sendable>: Sendable {
   public var skippedEntries: Set<Int> { travel.withLock { $0.skipped } }
 
   /// Live actions held under ``LiveActionPolicy/locked``, in arrival order, not yet applied.
-  public var heldActions: [LiveAction<Action>] { travel.withLock { $0.held } }
+  public var heldActions: [LiveAction<Action>] { travel.withLock { $0.held.elements } }
 
   /// Live actions stopped under ``LiveActionPolicy/dropped``, in arrival order.
   public var droppedActions: [LiveAction<Action>] { travel.withLock { $0.dropped } }
@@ -180,22 +181,20 @@ public final class TimeTravel<State: Sendable, Action: Sendable>: Sendable {
   public func send(_ action: Action, context: String? = nil) {
     control.withLock { _ in
       guard let store = attachment.withLock({ $0.store }) else { return }
-      let position = travel.withLock { $0.position }
-      if let position {
-        let snapshot = journal.snapshot()
-        travel.withLock { travel in
-          if position < snapshot.indices.upperBound {
-            travel.branches.append(
-              TimelineBranch(
-                id: travel.nextBranchID, forkIndex: position, history: snapshot, skipped: travel.skipped))
-            travel.nextBranchID += 1
-            travel.skipped = travel.skipped.filter { $0 < position }
+      // Paused first: under `.branch` a live action could otherwise start a branch at the same
+      // position between the read below and the truncation.
+      pauseLiveActions(of: store)
+      let position: Int? = travel.withLock { travel in
+        defer {
+          travel.pausing = false
+          if travel.position != nil {
+            travel.position = nil
+            travel.releasing = true
           }
-          travel.position = nil
-          travel.releasing = true
         }
-        journal.truncate(from: position)
+        return travel.position
       }
+      if let position { fork(at: position) }
       ReleaseMarker.$controller.withValue(ObjectIdentifier(self)) {
         store.send(action, context: context)
       }
@@ -286,6 +285,23 @@ public final class TimeTravel<State: Sendable, Action: Sendable>: Sendable {
 
   // MARK: - Internals
 
+  /// Keeps the entries from `position` on as a branch (if there are any) and removes them from
+  /// the journal, so that the next action is journaled at `position`. The caller has left the
+  /// past (`position` is `nil`) and keeps live actions from reaching the journal meanwhile.
+  private func fork(at position: Int) {
+    let snapshot = journal.snapshot()
+    travel.withLock { travel in
+      if position < snapshot.indices.upperBound {
+        travel.branches.append(
+          TimelineBranch(
+            id: travel.nextBranchID, forkIndex: position, history: snapshot, skipped: travel.skipped))
+        travel.nextBranchID += 1
+        travel.skipped = travel.skipped.filter { $0 < position }
+      }
+    }
+    journal.truncate(from: position)
+  }
+
   /// Empties the journal into `state`, shows it, and returns to the present.
   private func restart(from state: State, store: Store<State, Action>) {
     pauseLiveActions(of: store)
@@ -333,11 +349,12 @@ public final class TimeTravel<State: Sendable, Action: Sendable>: Sendable {
       }
       releaseHeld(to: store)
     } else {
-      travel.withLock { travel in
-        travel.position = destination
-        travel.pausing = false
-      }
+      // Still paused while the state is replaced: a live action let through in between would
+      // (under `.branch`) start a branch from the state shown before.
+      travel.withLock { $0.position = destination }
       store.replaceState(state)
+      travel.withLock { $0.pausing = false }
+      if policy == .branch { releaseHeld(to: store) }
     }
     return true
   }
@@ -351,46 +368,75 @@ public final class TimeTravel<State: Sendable, Action: Sendable>: Sendable {
     _ = store.lastSequence
   }
 
-  /// Applies the held actions in order, as long as the store is in the present. Live actions
+  /// Applies the held actions in order, as long as the store is in the present (or, under
+  /// `.branch`, anywhere: the first one applied in the past starts a branch). Live actions
   /// arriving meanwhile queue behind them.
   private func releaseHeld(to store: Store<State, Action>) {
     let marker = ObjectIdentifier(self)
     while true {
       let next: LiveAction<Action>? = travel.withLock { travel in
-        guard travel.position == nil, !travel.pausing, !travel.held.isEmpty else {
+        guard travel.position == nil || policy == .branch, !travel.pausing, !travel.held.isEmpty else {
           travel.releasing = false
           return nil
         }
         travel.releasing = true
-        return travel.held.removeFirst()
+        return travel.held.popFirst()
       }
       guard let next else { return }
+      // Sent with the cause it arrived with: a timer's tick held in the past is still the
+      // timer's tick when it is applied.
       ReleaseMarker.$controller.withValue(marker) {
-        store.send(next.action, context: next.context)
+        store.send(next.action, context: next.context, cause: next.cause)
       }
     }
   }
 
-  /// The middleware's work: pass the action, or hold or drop it.
+  /// The middleware's work: pass the action, start a branch with it, or hold or drop it.
   func handleLive(
     _ action: Action, context: MiddlewareContext<State, Action>, next: MiddlewareNext<State, Action>
   ) {
-    if travel.withLock({ !$0.blocksLiveActions }) || ReleaseMarker.controller == ObjectIdentifier(self) {
+    if travel.withLock({ !$0.blocksLiveActions }) {
       next(action)
       return
     }
+    let isReleased = ReleaseMarker.controller == ObjectIdentifier(self)
     let metadata = context.metadata
     let live = LiveAction(
       action: action, context: metadata.context, cause: metadata.cause, sequence: metadata.sequence)
-    let passes = travel.withLock { travel in
-      guard travel.blocksLiveActions else { return true }
-      if policy == .locked || travel.position == nil {
+    // Decided in one critical section, so that a control finishing meanwhile either sees the
+    // action held (and applies it) or has finished before the decision (which then sees it done).
+    let decision: LiveDecision = travel.withLock { travel in
+      guard travel.blocksLiveActions else { return .pass }
+      if policy == .branch, let position = travel.claimFork(forReleased: isReleased) {
+        return .fork(at: position)
+      }
+      if isReleased { return .pass }
+      if policy != .dropped || travel.position == nil {
         travel.held.append(live)
       } else {
         travel.dropped.append(live)
       }
-      return false
+      return .stop
     }
-    if passes { next(action) }
+    switch decision {
+    case .pass:
+      next(action)
+    case .fork(let position):
+      // No control runs meanwhile: one that starts now pauses, which waits for this action.
+      fork(at: position)
+      next(action)
+    case .stop:
+      break
+    }
   }
+}
+
+/// What the time-travel middleware does with a live action.
+enum LiveDecision {
+  /// Pass it on.
+  case pass
+  /// Start a branch at the position, then pass it on.
+  case fork(at: Int)
+  /// Hold or drop it (done).
+  case stop
 }

@@ -46,12 +46,7 @@ extension Store {
     let cause = Cause(kind: kind, parent: storage.pointee.sequence, label: label)
     let pending = PendingAction(
       action: action, context: context ?? storage.pointee.currentContext, cause: cause, record: nil)
-    let thread = ThreadID.current
-    if owner.load(ordering: .relaxed) == thread {
-      enqueue(pending)
-    } else {
-      withProcessing { enqueue(pending) }
-    }
+    withProcessing(orDefer: .action(pending)) { enqueue(pending) }
   }
 
   private func currentScope(kind: Cause.Kind, label: String?) -> EffectScope {
@@ -175,19 +170,18 @@ extension Store {
   /// already processing. Dropped once the effect is cancelled.
   private func deliver(_ action: Action, context: String?, from record: EffectRecord) {
     let pending = PendingAction(action: action, context: context, cause: record.cause, record: record)
-    let thread = ThreadID.current
-    if owner.load(ordering: .relaxed) == thread {
+    if owner.load(ordering: .relaxed) == ThreadID.current {
       enqueue(pending)
       return
     }
-    withProcessing {
+    withProcessing(orDefer: .action(pending)) {
       if record.isCancelledInChain { return }
       process(action, context: context, cause: record.cause)
     }
   }
 
   private func finish(_ record: EffectRecord, outcome: EffectOutcome) {
-    withProcessing {
+    withProcessing(orDefer: .operation { self.finish(record, outcome: outcome) }) {
       let storage = self.storage
       let key = ObjectIdentifier(record)
       guard storage.pointee.records.removeValue(forKey: key) != nil else { return }
@@ -217,12 +211,16 @@ extension Store {
   ///
   /// When this returns, none of their actions will reach the reducer, even ones already sent and
   /// waiting in the queue. Unknown ids are ignored.
+  ///
+  /// Called while the calling thread processes another store and another thread processes this
+  /// one, the cancellation is left for that thread, like a send: it takes effect after the
+  /// action being processed and those queued before it, and this returns at once.
   public func cancel(id: some Hashable & Sendable) {
     cancelEffects(id: EffectID(id))
   }
 
   func cancelEffects(id: EffectID) {
-    withProcessing {
+    withProcessing(orDefer: .operation { self.cancelEffects(id: id) }) {
       let storage = self.storage
       guard let records = storage.pointee.recordsByID.removeValue(forKey: id) else { return }
       for record in records.values.sorted(by: { $0.serial < $1.serial }) where !record.isCancelled {
@@ -269,6 +267,7 @@ extension Store {
 
   private var isIdle: Bool {
     storage.pointee.records.isEmpty && storage.pointee.queue.count == storage.pointee.queueHead
+      && inboxCount.load(ordering: .relaxed) == 0
   }
 
   @usableFromInline
@@ -279,21 +278,35 @@ extension Store {
       return storage.pointee.idleWaiters
     }
     for waiter in waiters { waiter.resume() }
+    if inboxCount.load(ordering: .sequentiallyConsistent) != 0 { handOffInbox() }
   }
 }
 
 extension Store {
   /// Starts `effect` as if a reducer had returned it, outside of any action: its actions carry a
-  /// cause of the given kind with no parent, and the context label given.
+  /// cause of the given kind, with the parent given, and the context label given.
   ///
   /// Middlewares built on effects use this to offer entry points that are not actions, such as
   /// dispatching a thunk. The work is tracked like any effect: cancellable by id, cancelled with
   /// the store, awaited by ``waitUntilIdle()``.
+  ///
+  /// Called while the calling thread processes another store and another thread processes this
+  /// one, the effect is started by that thread after its current action, and this returns at once.
+  ///
+  /// - Parameters:
+  ///   - effect: The work.
+  ///   - kind: The kind of cause its actions carry.
+  ///   - label: The cause's label; defaults to the effect's cancellation id, if any.
+  ///   - context: The context label its actions carry.
+  ///   - parent: The sequence number, in this store, of the action that led to the work, if any:
+  ///     its actions carry it as their cause's ``Cause/parent``.
   public func start(
-    _ effect: Effect<Action>, as kind: Cause.Kind = .effect, label: String? = nil, context: String? = nil
+    _ effect: Effect<Action>, as kind: Cause.Kind = .effect, label: String? = nil, context: String? = nil,
+    parent: UInt64? = nil
   ) {
-    withProcessing {
-      start(effect, in: EffectScope(kind: kind, label: label, parentSequence: nil, context: context))
+    let scope = EffectScope(kind: kind, label: label, parentSequence: parent, context: context)
+    withProcessing(orDefer: .operation { self.start(effect, in: scope) }) {
+      start(effect, in: scope)
     }
   }
 }

@@ -15,3 +15,5 @@ struct PendingAction<Action> {
     self.record = record
   }
 }
+
+extension PendingAction: Sendable where Action: Sendable {}

@@ -35,4 +35,17 @@ package struct SanitizerVisibleMutex<Value>: ~Copyable, Sendable {
       return try body(&value)
     }
   }
+
+  /// Runs `body` with exclusive access to the value if no other thread holds the lock, like
+  /// `Mutex.withLockIfAvailable`; returns `nil` without waiting otherwise.
+  @inlinable
+  package borrowing func withLockIfAvailable<Result, Failure: Error>(
+    _ body: (inout sending Value) throws(Failure) -> sending Result
+  ) throws(Failure) -> sending Result? {
+    try mutex.withLockIfAvailable { (value: inout sending Value) throws(Failure) -> sending Result in
+      _ = edge.load(ordering: .acquiring)
+      defer { edge.store(0, ordering: .releasing) }
+      return try body(&value)
+    }
+  }
 }

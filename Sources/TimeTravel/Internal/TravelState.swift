@@ -6,8 +6,9 @@ struct TravelState<State: Sendable, Action: Sendable>: Sendable {
   /// The position the store shows: the state before the entry at this index. `nil` for the
   /// present, where live actions flow.
   var position: Int?
-  /// Live actions held under ``LiveActionPolicy/locked``.
-  var held: [LiveAction<Action>] = []
+  /// Live actions held: under ``LiveActionPolicy/locked`` while in the past, and under every
+  /// policy while a control changes the state.
+  var held = LiveActionQueue<Action>()
   /// Live actions stopped under ``LiveActionPolicy/dropped``.
   var dropped: [LiveAction<Action>] = []
   /// Whether held actions are being applied: until it is cleared, live actions queue behind them.
@@ -22,6 +23,15 @@ struct TravelState<State: Sendable, Action: Sendable>: Sendable {
   var untrustedFrom: Int?
   var branches: [TimelineBranch<State, Action>] = []
   var nextBranchID = 1
+
+  /// Under `.branch`, leaves the past for a live action that starts a branch, and returns the
+  /// position to fork at; `nil` when the action must wait (a control is running, or actions
+  /// held before it are still to be applied — unless it is one of them, `released`).
+  mutating func claimFork(forReleased released: Bool) -> Int? {
+    guard let position, !pausing, released || (!releasing && held.isEmpty) else { return nil }
+    self.position = nil
+    return position
+  }
 
   /// Whether a live action must not reach the reducer now.
   var blocksLiveActions: Bool { position != nil || pausing || releasing || !held.isEmpty }

@@ -1,0 +1,59 @@
+import ChronicleStore
+import ChronicleTestSupport
+import Testing
+
+/// A middleware that records the cause and context of every action it sees.
+func causeRecorder(into recorder: Recorder<String>) -> AnyMiddleware<Counter.State, Counter.Action> {
+  AnyMiddleware(name: "causes") { action, context, next in
+    let metadata = context.metadata
+    recorder.append(
+      "\(action) \(context.cause) \(metadata.cause == context.cause) \(metadata.context ?? "-")")
+    next(action)
+  }
+}
+
+@Suite("Sending with an explicit cause")
+struct ExplicitCauseTests {
+  @Test func anExplicitCauseReachesTheMiddlewaresAsGiven() {
+    let recorder = Recorder<String>()
+    let store = Store(
+      initialState: Counter.State(), reducer: Counter(), middleware: [causeRecorder(into: recorder)])
+    store.send(.increment, context: "bridge", cause: Cause(kind: .stream, label: "location"))
+    store.send(
+      .increment, context: "bridge", cause: Cause(kind: .stream, parent: 7, effect: 2, label: "location"))
+    #expect(
+      recorder.values == [
+        #"increment stream "location" true bridge"#, #"increment stream "location" ← #7 true bridge"#,
+      ])
+    #expect(store.state.count == 2)
+  }
+
+  @Test func anExplicitCauseSentFromInsideProcessingIsKeptWhileQueued() {
+    let recorder = Recorder<String>()
+    let store = Store(
+      initialState: Counter.State(), reducer: Counter(), middleware: [causeRecorder(into: recorder)])
+    let subscription = store.observe(\.count, immediately: false) { [weak store] count in
+      if count == 1 { store?.send(.decrement, cause: Cause(kind: .timer, parent: 1, label: "bridged")) }
+    }
+    store.send(.increment)
+    #expect(recorder.values == ["increment user true -", #"decrement timer "bridged" ← #1 true -"#])
+    subscription.cancel()
+  }
+
+  @Test func aSendWithoutACauseIsTheUsers() {
+    let recorder = Recorder<String>()
+    let store = Store(
+      initialState: Counter.State(), reducer: Counter(), middleware: [causeRecorder(into: recorder)])
+    store.send(.increment)
+    #expect(recorder.values == ["increment user true -"])
+  }
+
+  @Test func workStartedWithAParentGivesItsActionsThatParent() async {
+    let recorder = Recorder<String>()
+    let store = Store(
+      initialState: Counter.State(), reducer: Counter(), middleware: [causeRecorder(into: recorder)])
+    store.start(.send(.increment), as: .stream, label: "socket", context: "feed", parent: 41)
+    await store.waitUntilIdle()
+    #expect(recorder.values == [#"increment stream "socket" ← #41 true feed"#])
+  }
+}
