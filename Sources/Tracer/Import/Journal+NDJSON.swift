@@ -106,56 +106,33 @@ struct NDJSONLoader<State: Decodable & Sendable, Action: Decodable & Sendable> {
 
   private mutating func line(_ bytes: [UInt8], offset: Int) throws(JournalImportError) {
     lineNumber += 1
-    guard bytes.count <= limits.maxLineBytes else {
-      throw .tooLarge(entry: nil, field: "line \(lineNumber)", limit: limits.maxLineBytes)
+    try bytes.withUnsafeBufferPointer { (line) throws(JournalImportError) in
+      try readLine(line, offset: offset)
     }
-    if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
+  }
+
+  private mutating func readLine(_ line: UnsafeBufferPointer<UInt8>, offset: Int) throws(JournalImportError) {
+    guard try NDJSONRecord.hasContent(line, lineNumber: lineNumber, limits: limits) else { return }
     guard var builder else {
-      builder = try header(bytes, offset: offset)
+      builder = try header(line, offset: offset)
       return
     }
-    let value: JSONValue
-    do throws(JSONParser.Failure) {
-      value = try JSONParser.parse(bytes, limits: limits.parser, path: FieldPath())
-    } catch {
-      var failure = error
-      failure.path = place(failure.path, builder: builder)
-      throw JournalImportError(failure, byteOffset: offset)
-    }
-    guard case .object(let members) = value, members.count == 1 else {
-      throw .invalidValue(
-        entry: nil, field: "line \(lineNumber)",
-        reason: "expected an object with one member, \"entry\" or \"effect\"")
-    }
-    switch members[0].key {
-    case "entry":
+    let record = try NDJSONRecord.read(
+      line, lineNumber: lineNumber, byteOffset: offset, entries: builder.entryCount,
+      effects: builder.eventCount, limits: limits)
+    switch record {
+    case .entry(let value):
       try builder.addEntry(
-        members[0].value, path: FieldPath([.key("entries"), .index(builder.entryCount)]),
-        checkpointRequired: true,
+        value, path: FieldPath([.key("entries"), .index(builder.entryCount)]), checkpointRequired: true,
         branches: true)
-    case "effect":
-      try builder.addEvent(members[0].value, path: FieldPath([.key("effects"), .index(builder.eventCount)]))
-    default:
-      throw .invalidValue(
-        entry: nil, field: "line \(lineNumber)", reason: "unknown record \(members[0].key.debugDescription)")
+    case .effect(let value):
+      try builder.addEvent(value, path: FieldPath([.key("effects"), .index(builder.eventCount)]))
     }
     self.builder = builder
   }
 
-  /// Rewrites a parser path `entry.action…` of the line to `entries[n].action…`.
-  private func place(_ path: FieldPath, builder: JournalBuilder<State, Action>) -> FieldPath {
-    guard let first = path.components.first else { return FieldPath([.key("line \(lineNumber)")]) }
-    var components = Array(path.components.dropFirst())
-    switch first {
-    case .key("entry"): components.insert(contentsOf: [.key("entries"), .index(builder.entryCount)], at: 0)
-    case .key("effect"): components.insert(contentsOf: [.key("effects"), .index(builder.eventCount)], at: 0)
-    default: components = [.key("line \(lineNumber)")] + path.components
-    }
-    return FieldPath(components)
-  }
-
   private func header(
-    _ bytes: [UInt8], offset: Int
+    _ bytes: UnsafeBufferPointer<UInt8>, offset: Int
   ) throws(JournalImportError) -> JournalBuilder<State, Action> {
     let value: JSONValue
     do throws(JSONParser.Failure) {

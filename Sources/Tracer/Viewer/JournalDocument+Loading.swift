@@ -142,31 +142,18 @@ extension JournalDocument {
         break
       }
       defer { start = end + 1 }
-      guard end - start <= limits.maxLineBytes else {
-        throw .tooLarge(entry: nil, field: "line \(lineNumber)", limit: limits.maxLineBytes)
-      }
       let line = UnsafeBufferPointer(rebasing: bytes[start..<end])
-      if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
-      let value: JSONValue
-      do throws(JSONParser.Failure) {
-        value = try JSONParser.parse(line, limits: limits.parser)
-      } catch {
-        var failure = error
-        failure.path = placed(failure.path, entries: entryCount, effects: effects.count, line: lineNumber)
-        throw JournalImportError(failure, byteOffset: start)
-      }
-      guard case .object(let members) = value, members.count == 1 else {
-        throw .invalidValue(
-          entry: nil, field: "line \(lineNumber)",
-          reason: "expected an object with one member, \"entry\" or \"effect\"")
-      }
-      switch members[0].key {
-      case "entry":
+      guard try NDJSONRecord.hasContent(line, lineNumber: lineNumber, limits: limits) else { continue }
+      let record = try NDJSONRecord.read(
+        line, lineNumber: lineNumber, byteOffset: start, entries: entryCount, effects: effects.count,
+        limits: limits)
+      switch record {
+      case .entry(let value):
         guard entryCount < limits.maxEntries else {
           throw .tooLarge(entry: entryCount, field: "entries", limit: limits.maxEntries)
         }
         let path = FieldPath([.key("entries"), .index(entryCount)])
-        let entry = try EntryFields(FieldReader(members[0].value, path: path))
+        let entry = try EntryFields(FieldReader(value, path: path))
         if let next = order.nextIndex, entry.index != next, entry.checkpointIsResync == true {
           if let first = fields.first?.index, entry.index >= first, entry.index < next {
             entries.removeSubrange((entry.index - first)...)
@@ -184,20 +171,16 @@ extension JournalDocument {
           throw .missingField(entry: entryCount, field: path.appending("checkpoint").description)
         }
         order.accept(entry)
-        entries.append(members[0].value)
+        entries.append(value)
         fields.append(entry)
         entryCount += 1
-      case "effect":
+      case .effect(let value):
         guard effects.count < limits.maxEntries else {
           throw .tooLarge(entry: nil, field: "effects", limit: limits.maxEntries)
         }
         let event = try EventFields(
-          FieldReader(members[0].value, path: FieldPath([.key("effects"), .index(effects.count)])))
-        effects.append((members[0].value, event.position))
-      default:
-        throw .invalidValue(
-          entry: nil, field: "line \(lineNumber)", reason: "unknown record \(members[0].key.debugDescription)"
-        )
+          FieldReader(value, path: FieldPath([.key("effects"), .index(effects.count)])))
+        effects.append((value, event.position))
       }
     }
     let base = entries.first?["checkpoint"]?["state"] ?? .null
@@ -208,15 +191,4 @@ extension JournalDocument {
     return document
   }
 
-  /// Rewrites a parser path `entry.action…` of a stream's line to `entries[n].action…`.
-  private static func placed(_ path: FieldPath, entries: Int, effects: Int, line: Int) -> FieldPath {
-    guard let first = path.components.first else { return FieldPath([.key("line \(line)")]) }
-    var components = Array(path.components.dropFirst())
-    switch first {
-    case .key("entry"): components.insert(contentsOf: [.key("entries"), .index(entries)], at: 0)
-    case .key("effect"): components.insert(contentsOf: [.key("effects"), .index(effects)], at: 0)
-    default: components = [.key("line \(line)")] + path.components
-    }
-    return FieldPath(components)
-  }
 }
