@@ -116,4 +116,58 @@ import Testing
         expected, expected
       ))
   }
+
+  private func errors(
+    redux text: String, limits: JournalImportLimits = .default
+  ) -> (typed: JournalImportError?, document: JournalImportError?) {
+    let data = Data(text.utf8)
+    var typed: JournalImportError?
+    var document: JournalImportError?
+    do { _ = try CounterJournal(reduxDevTools: data, reducer: Counter(), limits: limits) } catch {
+      typed = error
+    }
+    do { _ = try JournalDocument(data: data, limits: limits) } catch { document = error }
+    return (typed, document)
+  }
+
+  /// A lifted Redux DevTools file staging `staged`, where action id 0 is an `increment`.
+  private func liftedRedux(staged: String) -> String {
+    #"{"actionsById":{"0":{"type":"PERFORM_ACTION","action":{"type":"increment","payload":{"increment":{}}},"#
+      + #""timestamp":1}},"stagedActionIds":\#(staged),"committedState":{"count":0,"log":[]}}"#
+  }
+
+  @Test func aCustomFormActionPastTheEntryLimitIsTooLargeForBothLoadersWhateverItsShape() {
+    let text =
+      #"{"payload":"[{\"type\":\"increment\",\"payload\":{\"increment\":{}}},5]","#
+      + #""preloadedState":"{\"count\":0,\"log\":[]}"}"#
+    let expected = JournalImportError.tooLarge(entry: 1, field: "payload[1]", limit: 1)
+    #expect(errors(redux: text, limits: JournalImportLimits(maxEntries: 1)) == (expected, expected))
+  }
+
+  @Test func aReduxActionStagedTwiceIsRefusedByBothLoaders() {
+    let expected = JournalImportError.invalidValue(
+      entry: nil, field: "stagedActionIds[1]", reason: "action id 0 is staged twice")
+    #expect(errors(redux: liftedRedux(staged: "[0,0]")) == (expected, expected))
+  }
+
+  @Test func aStagedReduxActionMissingFromActionsByIdIsRefusedByBothLoaders() {
+    let expected = JournalImportError.missingField(entry: 1, field: "actionsById.3")
+    #expect(errors(redux: liftedRedux(staged: "[0,3]")) == (expected, expected))
+  }
+
+  @Test func aStreamLineThatIsNotJSONNamesItsEntryForBothLoaders() throws {
+    let text = try recordedStream()
+    let range = try #require(text.range(of: #""seq":2,"#))
+    let offset = text.utf8.distance(from: text.startIndex, to: range.upperBound)
+    let expected = JournalImportError.malformed(
+      entry: 1, field: "entries[1]", byteOffset: offset, reason: "unexpected ','")
+    #expect(errors(stream: text.replacingCharacters(in: range, with: #""seq":2,,"#)) == (expected, expected))
+  }
+
+  @Test func aStreamRecordOfAnUnknownKindIsRefusedByBothLoaders() throws {
+    let text = try recordedStream() + #"{"note":{}}"# + "\n"
+    let expected = JournalImportError.invalidValue(
+      entry: nil, field: "line 5", reason: #"unknown record "note""#)
+    #expect(errors(stream: text) == (expected, expected))
+  }
 }
