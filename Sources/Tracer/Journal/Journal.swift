@@ -21,9 +21,10 @@ import Synchronization
 /// so ``state(at:)`` costs at most one interval of reducer calls, and recording does not make the
 /// store copy its state on every action. Replay runs the reducer only: effects never run again.
 ///
-/// Before it times the first action it records, the tracer runs the reducer once on a copy of
-/// the state (dropping the effect), so that one-time costs, such as the runtime's lazy type
-/// metadata, fall outside every entry's duration.
+/// An entry's ``JournalEntry/chainDuration`` is the time the rest of the chain after the tracer
+/// took, the reducer included. The tracer's own one-time costs (its clock's and its probe's first
+/// readings) are paid before the first action's span starts; the reducer still runs once per
+/// action, so its own first call (the runtime instantiating its types' metadata) stays in it.
 ///
 /// ## Bounded memory
 /// Past ``Configuration/maxEntries`` entries or ``Configuration/maxBytes`` bytes, the oldest
@@ -53,7 +54,7 @@ public final class Journal<State: Sendable, Action: Sendable>: Sendable {
   /// Counts the actions the tracer passes on, so that the tracer can tell whether the probe's
   /// reading is about the current action without asking the store for its metadata again.
   @usableFromInline let probeGeneration = Atomic<UInt64>(0)
-  /// Set once the tracer has warmed up the recording path (see ``warmUp(from:with:)``).
+  /// Set once the tracer has warmed up the recording path (see ``warmUp(with:)``).
   @usableFromInline let warmedUp = Atomic<Bool>(false)
   /// Whether the tracer can skip the filter for every action (no rule set, and `Action` does not
   /// conform to ``TraceableAction``).
@@ -182,18 +183,15 @@ public final class Journal<State: Sendable, Action: Sendable>: Sendable {
 }
 
 extension Journal {
-  /// Runs, once and before the tracer starts timing, what the first recorded action would
-  /// otherwise pay for inside its measured span: the reducer's first call (the runtime
-  /// instantiates its types' metadata lazily), the clock's first reading, and the probe's first
-  /// reading of an action. Without it the first entry's duration was ten times the others'.
+  /// Runs, once and before the tracer reads the first action's start time, what that action
+  /// would otherwise pay for inside its measured span: the clock's first reading and the probe's
+  /// first reading of an action.
   ///
-  /// The reducer runs on a copy of `state` and its effect is dropped, as in a replay: reducers
-  /// are pure, so this changes nothing but the time the first action takes.
+  /// The reducer is not called: a live action runs the user's reducer exactly once. What the
+  /// middlewares after the tracer do once (the logger's type facts) they do when they are created.
   @inlinable
-  func warmUp(from state: State, with action: Action) {
+  func warmUp(with action: Action) {
     guard !warmedUp.load(ordering: .relaxed), !warmedUp.exchange(true, ordering: .relaxed) else { return }
-    var scratch = state
-    _ = reducer(&scratch, action)
     _ = MonotonicClock.now()
     probe.withLock { probe in
       let saved = probe
