@@ -15,6 +15,31 @@ private struct Stamping: Reducer {
   }
 }
 
+private struct Tally: Sendable {
+  var count = 0
+}
+
+/// Adds each action to the count.
+private struct Counting: Reducer {
+  func reduce(into state: inout Tally, action: Int) -> Effect<Int> {
+    state.count += action
+    return .none
+  }
+}
+
+/// Keeps the metadata handed with each entry and effect event, in order.
+private struct MetadataSink: JournalSink {
+  let metadata = Recorder<JournalMetadata>()
+
+  func record(_ entry: JournalEntry<Int>, checkpoint: JournalCheckpoint<Tally>?, metadata: JournalMetadata) {
+    self.metadata.append(metadata)
+  }
+
+  func record(_ event: JournalEffectEvent, metadata: JournalMetadata) {
+    self.metadata.append(metadata)
+  }
+}
+
 @Suite struct WarmUpTests {
   @Test func theTracerIsWarmedUpBeforeTheRestOfTheChainRuns() {
     let journal = Journal<Int, Int>(reducer: Stamping(calls: Recorder()))
@@ -55,5 +80,32 @@ private struct Stamping: Reducer {
     for action in 1...5 { store.send(action) }
     #expect(calls.values.count == 5)
     #expect(store.state == 15)
+  }
+
+  @Test func theSinksMetadataIsFoundBeforeTheRestOfTheChainRuns() {
+    let journal = Journal<Tally, Int>(reducer: Counting(), configuration: .init(sinks: [MetadataSink()]))
+    let shapes = Recorder<String?>()
+    let witness = AnyMiddleware<Tally, Int> { action, _, next in
+      shapes.append(journal.storage.withLock { $0.sinkMetadata?.state.shape })
+      next(action)
+    }
+    let store = Store(initialState: Tally(), reducer: Counting(), middleware: [.tracer(journal), witness])
+    store.send(1)
+    #expect(shapes.values == ["count: Int"])
+  }
+
+  @Test func anEffectStartedByTheFirstActionIsStreamedWithTheMetadataOfItsEntry() async {
+    let sink = MetadataSink()
+    let journal = Journal<Tally, Int>(reducer: Counting(), configuration: .init(sinks: [sink]))
+    let starter = AnyMiddleware<Tally, Int> { action, context, next in
+      next(action)
+      context.run(.run { _ in })
+    }
+    let store = Store(initialState: Tally(), reducer: Counting(), middleware: [.tracer(journal), starter])
+    store.send(1)
+    await store.waitUntilIdle()
+    let metadata = sink.metadata.values
+    #expect(metadata.count == 3)
+    #expect(metadata.map(\.state.shape) == Array(repeating: "count: Int", count: 3))
   }
 }

@@ -23,8 +23,9 @@ import Synchronization
 ///
 /// An entry's ``JournalEntry/chainDuration`` is the time the rest of the chain after the tracer
 /// took, the reducer included. The tracer's own one-time costs (its clock's and its probe's first
-/// readings) are paid before the first action's span starts; the reducer still runs once per
-/// action, so its own first call (the runtime instantiating its types' metadata) stays in it.
+/// readings, the metadata it hands its sinks) are paid before the first action's span starts; the
+/// reducer still runs once per action, so its own first call (the runtime instantiating its
+/// types' metadata) stays in it.
 ///
 /// ## Bounded memory
 /// Past ``Configuration/maxEntries`` entries or ``Configuration/maxBytes`` bytes, the oldest
@@ -54,7 +55,7 @@ public final class Journal<State: Sendable, Action: Sendable>: Sendable {
   /// Counts the actions the tracer passes on, so that the tracer can tell whether the probe's
   /// reading is about the current action without asking the store for its metadata again.
   @usableFromInline let probeGeneration = Atomic<UInt64>(0)
-  /// Set once the tracer has warmed up the recording path (see ``warmUp(with:)``).
+  /// Set once the tracer has warmed up the recording path (see ``warmUp(from:with:)``).
   @usableFromInline let warmedUp = Atomic<Bool>(false)
   /// Whether the tracer can skip the filter for every action (no rule set, and `Action` does not
   /// conform to ``TraceableAction``).
@@ -184,19 +185,34 @@ public final class Journal<State: Sendable, Action: Sendable>: Sendable {
 
 extension Journal {
   /// Runs, once and before the tracer reads the first action's start time, what that action
-  /// would otherwise pay for inside its measured span: the clock's first reading and the probe's
-  /// first reading of an action.
+  /// would otherwise pay for inside its measured span: the clock's first reading, the probe's
+  /// first reading of an action, and the metadata handed to the sinks with every entry and
+  /// effect event (an effect the first action starts is recorded within its span).
   ///
   /// The reducer is not called: a live action runs the user's reducer exactly once. What the
   /// middlewares after the tracer do once (the logger's type facts) they do when they are created.
+  ///
+  /// - Parameter state: The state before the first recorded action, whose shape the metadata
+  ///   describes, as the checkpoint before that action will.
   @inlinable
-  func warmUp(with action: Action) {
+  func warmUp(from state: State, with action: Action) {
     guard !warmedUp.load(ordering: .relaxed), !warmedUp.exchange(true, ordering: .relaxed) else { return }
     _ = MonotonicClock.now()
     probe.withLock { probe in
       let saved = probe
       probe = ProbeReading(generation: saved.generation, action: action)
       probe = saved
+    }
+    prepareSinkMetadata(from: state)
+  }
+
+  /// Finds the state's shape and the sinks' metadata, as recording the first entry would.
+  @usableFromInline
+  func prepareSinkMetadata(from state: State) {
+    guard !configuration.sinks.isEmpty else { return }
+    storage.withLock { storage in
+      if storage.content.stateShape == nil { storage.content.stateShape = TypeFingerprint.shape(of: state) }
+      if storage.sinkMetadata?.state.shape == nil { storage.sinkMetadata = storage.content.metadata() }
     }
   }
 }

@@ -40,7 +40,7 @@ struct TracerMiddleware<State: Sendable, Action: Sendable>: Sendable {
     }
     let before = journal.wantsCheckpoint.load(ordering: .relaxed) ? context.state : nil
     // The first action always wants a checkpoint, so the warm-up costs the others nothing.
-    if before != nil { journal.warmUp(with: action) }
+    if let before { journal.warmUp(from: before, with: action) }
     let probed = journal.hasProbe.load(ordering: .relaxed)
     // Actions are processed one at a time (re-entrant sends are queued), so no other action can
     // pass the probe between here and the reading below.
