@@ -136,7 +136,8 @@ extension AnyMiddleware {
   ///   - predicate: Which actions to log; `nil` logs all. Asked before anything else is done.
   ///   - collapsed: One line per action instead of one line per change.
   ///   - diff: Log the changed parts of the state; when `false`, the whole state before and after.
-  ///   - duration: Log how long the rest of the chain and the reducer took.
+  ///   - duration: Log how long the middlewares after the logger and the reducer took (see
+  ///     ``LogRecord/duration``).
   ///   - timestamp: Log when the action was processed.
   ///   - actionTransformer: Replaces the action before it is rendered.
   ///   - stateTransformer: Replaces the state before it is rendered or compared.
