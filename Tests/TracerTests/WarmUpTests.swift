@@ -1,5 +1,6 @@
 import ChronicleStore
 import ChronicleTestSupport
+import Foundation
 import Testing
 
 @testable import ChronicleTracer
@@ -107,5 +108,27 @@ private struct MetadataSink: JournalSink {
     let metadata = sink.metadata.values
     #expect(metadata.count == 3)
     #expect(metadata.map(\.state.shape) == Array(repeating: "count: Int", count: 3))
+  }
+
+  @Test func anNDJSONSinkWritesItsHeaderBeforeTheRestOfTheChainRuns() throws {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "chronicle-warm-up-\(UUID()).ndjson")
+    defer { try? FileManager.default.removeItem(at: url) }
+    let sink = try NDJSONFileSink<Tally, Int>(url: url)
+    let journal = Journal<Tally, Int>(reducer: Counting(), configuration: .init(sinks: [sink]))
+    let linesWritten = Recorder<Int>()
+    let witness = AnyMiddleware<Tally, Int> { action, _, next in
+      linesWritten.append(sink.linesWritten)
+      next(action)
+    }
+    let store = Store(initialState: Tally(), reducer: Counting(), middleware: [.tracer(journal), witness])
+    let linesBefore = sink.linesWritten
+    store.send(1)
+    sink.close()
+    #expect(linesBefore == 0)
+    #expect(linesWritten.values == [1])
+    #expect(sink.linesWritten == 2)
+    let text = try String(contentsOf: url, encoding: .utf8)
+    #expect(text.split(separator: "\n").count == 2)
   }
 }

@@ -23,9 +23,9 @@ import Synchronization
 ///
 /// An entry's ``JournalEntry/chainDuration`` is the time the rest of the chain after the tracer
 /// took, the reducer included. The tracer's own one-time costs (its clock's and its probe's first
-/// readings, the metadata it hands its sinks) are paid before the first action's span starts; the
-/// reducer still runs once per action, so its own first call (the runtime instantiating its
-/// types' metadata) stays in it.
+/// readings, the metadata it hands its sinks, their preparation) are paid before the first
+/// action's span starts; the reducer still runs once per action, so its own first call (the
+/// runtime instantiating its types' metadata) stays in it.
 ///
 /// ## Bounded memory
 /// Past ``Configuration/maxEntries`` entries or ``Configuration/maxBytes`` bytes, the oldest
@@ -186,8 +186,9 @@ public final class Journal<State: Sendable, Action: Sendable>: Sendable {
 extension Journal {
   /// Runs, once and before the tracer reads the first action's start time, what that action
   /// would otherwise pay for inside its measured span: the clock's first reading, the probe's
-  /// first reading of an action, and the metadata handed to the sinks with every entry and
-  /// effect event (an effect the first action starts is recorded within its span).
+  /// first reading of an action, the metadata handed to the sinks with every entry and effect
+  /// event, and the sinks' own preparation (an effect the first action starts is recorded within
+  /// its span).
   ///
   /// The reducer is not called: a live action runs the user's reducer exactly once. What the
   /// middlewares after the tracer do once (the logger's type facts) they do when they are created.
@@ -203,17 +204,21 @@ extension Journal {
       probe = ProbeReading(generation: saved.generation, action: action)
       probe = saved
     }
-    prepareSinkMetadata(from: state)
+    prepareSinks(from: state)
   }
 
-  /// Finds the state's shape and the sinks' metadata, as recording the first entry would.
+  /// Finds the state's shape and the sinks' metadata, as recording the first entry would, and
+  /// hands the metadata to the sinks to prepare (``JournalSink/prepare(metadata:)``).
   @usableFromInline
-  func prepareSinkMetadata(from state: State) {
-    guard !configuration.sinks.isEmpty else { return }
-    storage.withLock { storage in
+  func prepareSinks(from state: State) {
+    let sinks = configuration.sinks
+    guard !sinks.isEmpty else { return }
+    let metadata = storage.withLock { storage in
       if storage.content.stateShape == nil { storage.content.stateShape = TypeFingerprint.shape(of: state) }
       if storage.sinkMetadata?.state.shape == nil { storage.sinkMetadata = storage.content.metadata() }
+      return storage.sinkMetadata!
     }
+    for sink in sinks { sink.prepare(metadata: metadata) }
   }
 }
 
