@@ -19,7 +19,9 @@ public struct LogRecord: Sendable, Hashable {
   public var action: String?
   /// The effect event; `nil` for an action record.
   public var effect: EffectEvent?
-  /// How long the rest of the chain and the reducer took; `nil` when durations are off.
+  /// How long the middlewares after the logger and the reducer took, from the logger passing the
+  /// action on to the chain returning to it; `nil` when durations are off. The logger's own
+  /// rendering is not part of it (a tracer before the logger counts it in its chain duration).
   public var duration: Duration?
   /// The parts of the state that changed, one description each (`todos[2].done: false → true`);
   /// `nil` when the diff is off, or for an effect record.

@@ -21,6 +21,11 @@ public struct LoggerMiddleware<State: Sendable, Action: Sendable>: Middleware {
 
   /// Creates the middleware.
   ///
+  /// Finds, here, what printing and comparing values of `State` and `Action` needs to know about
+  /// their types, so that the first action logged costs what the others do: otherwise that
+  /// one-time work fell in the duration a tracer before the logger measures for the first action.
+  /// With a transformer, the transformed types are found from the first value instead.
+  ///
   /// - Parameters:
   ///   - options: What to log and how.
   ///   - sink: Where to write: standard output by default.
@@ -28,6 +33,8 @@ public struct LoggerMiddleware<State: Sendable, Action: Sendable>: Middleware {
     self.predicate = options.predicate
     self.options = options
     self.sink = sink
+    if options.stateTransformer == nil { ValueDump.prepare(for: State.self) }
+    if options.actionTransformer == nil { ValueDump.prepare(for: Action.self) }
   }
 
   /// Passes `action` on and logs it, unless the predicate rejects it.
@@ -129,7 +136,8 @@ extension AnyMiddleware {
   ///   - predicate: Which actions to log; `nil` logs all. Asked before anything else is done.
   ///   - collapsed: One line per action instead of one line per change.
   ///   - diff: Log the changed parts of the state; when `false`, the whole state before and after.
-  ///   - duration: Log how long the rest of the chain and the reducer took.
+  ///   - duration: Log how long the middlewares after the logger and the reducer took (see
+  ///     ``LogRecord/duration``).
   ///   - timestamp: Log when the action was processed.
   ///   - actionTransformer: Replaces the action before it is rendered.
   ///   - stateTransformer: Replaces the state before it is rendered or compared.

@@ -23,7 +23,8 @@ public struct LoggerOptions<State: Sendable, Action: Sendable>: Sendable {
   /// Log the changed parts of the state (`todos[2].done: false → true`); when `false`, log the
   /// whole state before and after instead.
   public var diff: Bool
-  /// Log how long the rest of the chain and the reducer took for the action.
+  /// Log how long the middlewares after the logger and the reducer took for the action (see
+  /// ``LogRecord/duration``).
   public var duration: Bool
   /// Log when the action was processed.
   public var timestamp: Bool

@@ -98,6 +98,11 @@ public final class NDJSONFileSink<State: Sendable, Action: Sendable>: JournalSin
     write(line.bytes, metadata: metadata, objects: objects)
   }
 
+  /// Writes the header, if nothing was written yet, so that the first line costs what the others do.
+  public func prepare(metadata: JournalMetadata) {
+    write([], metadata: metadata, objects: JournalObjectWriter<State, Action>(redaction: redaction))
+  }
+
   /// Appends the event's line (after the header, if nothing was written yet).
   public func record(_ event: JournalEffectEvent, metadata: JournalMetadata) {
     let objects = JournalObjectWriter<State, Action>(redaction: redaction)
@@ -107,7 +112,8 @@ public final class NDJSONFileSink<State: Sendable, Action: Sendable>: JournalSin
     write(line.bytes, metadata: metadata, objects: objects)
   }
 
-  /// Writes `line` (which ends with its newline), after the header if nothing was written yet.
+  /// Writes `line` (which ends with its newline, or is empty), after the header if nothing was
+  /// written yet.
   private func write(_ line: [UInt8], metadata: JournalMetadata, objects: JournalObjectWriter<State, Action>)
   {
     var writer = JSONWriter()
@@ -123,11 +129,12 @@ public final class NDJSONFileSink<State: Sendable, Action: Sendable>: JournalSin
         writer.raw("\n")
       }
       writer.bytes.append(contentsOf: line)
+      guard !writer.bytes.isEmpty else { return }
       do throws(JournalExportError) {
         // One `write` for the line (and the header before the first one): a kill loses at
         // most this line.
         try ExportStream.write(writer.bytes, to: state.descriptor, path: path)
-        state.lines += state.wroteHeader ? 1 : 2
+        state.lines += (state.wroteHeader ? 0 : 1) + (line.isEmpty ? 0 : 1)
         state.wroteHeader = true
       } catch {
         state.error = error

@@ -21,9 +21,11 @@ import Synchronization
 /// so ``state(at:)`` costs at most one interval of reducer calls, and recording does not make the
 /// store copy its state on every action. Replay runs the reducer only: effects never run again.
 ///
-/// Before it times the first action it records, the tracer runs the reducer once on a copy of
-/// the state (dropping the effect), so that one-time costs, such as the runtime's lazy type
-/// metadata, fall outside every entry's duration.
+/// An entry's ``JournalEntry/chainDuration`` is the time the rest of the chain after the tracer
+/// took, the reducer included. The tracer's own one-time costs (its clock's and its probe's first
+/// readings, the metadata it hands its sinks, their preparation) are paid before the first
+/// action's span starts; the reducer still runs once per action, so its own first call (the
+/// runtime instantiating its types' metadata) stays in it.
 ///
 /// ## Bounded memory
 /// Past ``Configuration/maxEntries`` entries or ``Configuration/maxBytes`` bytes, the oldest
@@ -182,24 +184,41 @@ public final class Journal<State: Sendable, Action: Sendable>: Sendable {
 }
 
 extension Journal {
-  /// Runs, once and before the tracer starts timing, what the first recorded action would
-  /// otherwise pay for inside its measured span: the reducer's first call (the runtime
-  /// instantiates its types' metadata lazily), the clock's first reading, and the probe's first
-  /// reading of an action. Without it the first entry's duration was ten times the others'.
+  /// Runs, once and before the tracer reads the first action's start time, what that action
+  /// would otherwise pay for inside its measured span: the clock's first reading, the probe's
+  /// first reading of an action, the metadata handed to the sinks with every entry and effect
+  /// event, and the sinks' own preparation (an effect the first action starts is recorded within
+  /// its span).
   ///
-  /// The reducer runs on a copy of `state` and its effect is dropped, as in a replay: reducers
-  /// are pure, so this changes nothing but the time the first action takes.
+  /// The reducer is not called: a live action runs the user's reducer exactly once. What the
+  /// middlewares after the tracer do once (the logger's type facts) they do when they are created.
+  ///
+  /// - Parameter state: The state before the first recorded action, whose shape the metadata
+  ///   describes, as the checkpoint before that action will.
   @inlinable
   func warmUp(from state: State, with action: Action) {
     guard !warmedUp.load(ordering: .relaxed), !warmedUp.exchange(true, ordering: .relaxed) else { return }
-    var scratch = state
-    _ = reducer(&scratch, action)
     _ = MonotonicClock.now()
     probe.withLock { probe in
       let saved = probe
       probe = ProbeReading(generation: saved.generation, action: action)
       probe = saved
     }
+    prepareSinks(from: state)
+  }
+
+  /// Finds the state's shape and the sinks' metadata, as recording the first entry would, and
+  /// hands the metadata to the sinks to prepare (``JournalSink/prepare(metadata:)``).
+  @usableFromInline
+  func prepareSinks(from state: State) {
+    let sinks = configuration.sinks
+    guard !sinks.isEmpty else { return }
+    let metadata = storage.withLock { storage in
+      if storage.content.stateShape == nil { storage.content.stateShape = TypeFingerprint.shape(of: state) }
+      if storage.sinkMetadata?.state.shape == nil { storage.sinkMetadata = storage.content.metadata() }
+      return storage.sinkMetadata!
+    }
+    for sink in sinks { sink.prepare(metadata: metadata) }
   }
 }
 

@@ -37,7 +37,14 @@ public struct JournalEntry<Action: Sendable>: Sendable {
   public let action: Action
   /// Whether the reducer ran.
   public let outcome: Outcome
-  /// The time spent in the rest of the chain after the tracer, the reducer included.
+  /// The time spent in the rest of the chain after the tracer, the reducer included: from the
+  /// tracer passing the action on to the chain returning to it.
+  ///
+  /// It holds what the middlewares after the tracer do for this action (a logger's rendering, the
+  /// effects a thunk or timer starts and the events recorded for them) and the reducer's call; not
+  /// the tracer's own recording, nor the one-time setup of the tracer and the logger, done before
+  /// the first action's span. The Chrome trace's `dur` and `chronicle summary`'s slowest actions
+  /// show this duration.
   public let chainDuration: Duration
   /// The time spent in the reducer alone; `nil` without ``ChronicleStore/AnyMiddleware/tracerProbe(_:)``.
   public let reducerDuration: Duration?

@@ -21,4 +21,15 @@ public protocol JournalSink<State, Action>: Sendable {
 
   /// Called once per recorded effect event, in order with the entries.
   func record(_ event: JournalEffectEvent, metadata: JournalMetadata)
+
+  /// Called once, before the tracer times the first action it records, with the metadata the
+  /// entries and events will carry: the moment for one-time work (a file's header), which would
+  /// otherwise fall in the duration of the first action that starts an effect. The default does
+  /// nothing.
+  func prepare(metadata: JournalMetadata)
+}
+
+extension JournalSink {
+  /// Does nothing: a sink without one-time work needs no preparation.
+  public func prepare(metadata: JournalMetadata) {}
 }

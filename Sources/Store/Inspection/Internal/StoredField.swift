@@ -19,13 +19,11 @@ struct StoredField: Sendable {
   /// The declared type of the property.
   let type: Any.Type
 
-  /// The stored properties of `value` that ``Reflection/fields(of:)`` reports, in declaration
-  /// order, or `nil` when `value` is not a plain struct whose properties can all be read directly.
-  static func fields(of value: Any) -> [StoredField]? {
-    let type = Swift.type(of: value)
-    guard !(type is any CustomReflectable.Type), Mirror(reflecting: value).displayStyle == .struct else {
-      return nil
-    }
+  /// The stored properties of a value of `type` that ``Reflection/fields(of:)`` reports, in
+  /// declaration order, or `nil` when `type` is not a plain struct whose properties can all be
+  /// read directly.
+  static func fields(of type: Any.Type) -> [StoredField]? {
+    guard !(type is any CustomReflectable.Type), TypeKind(of: type) == .struct else { return nil }
     return fields(ofStruct: type)
   }
 

@@ -49,8 +49,7 @@ final class TypeFacts: Sendable {
   private let payloadFreeCases = SanitizerVisibleMutex<[UInt64: (text: String, qualifiedText: String)]>([:])
   private static let maximumCaseNames = 256
 
-  private init(of value: Any) {
-    let type = Swift.type(of: value)
+  private init(of type: Any.Type) {
     self.type = type
     name = Self.name(of: type)
     let isWrapper =
@@ -60,17 +59,17 @@ final class TypeFacts: Sendable {
     isAnyHashable = type == AnyHashable.self
     // A wrapper is never a leaf: an optional holds a value or `nil`.
     leaf = isWrapper ? nil : type as? any LeafValue.Type
-    isMetatype = !isWrapper && value is Any.Type
+    let kind = TypeKind(of: type)
+    isMetatype = !isWrapper && (kind == .metatype || kind == .existentialMetatype)
     isSensitiveType = type is any SensitiveValue.Type
     isEquatable = type is any Equatable.Type
     redactedStorage = type as? any RedactedStorage.Type
     array = type as? any InspectableArray.Type
     dictionary = type as? any InspectableDictionary.Type
     set = type as? any InspectableSet.Type
-    storedFields = isWrapper ? nil : StoredField.fields(of: value)
-    let isPlainEnum =
-      !isWrapper && !(type is any CustomReflectable.Type) && Mirror(reflecting: value).displayStyle == .enum
-    recordsCaseNames = isPlainEnum && Self.bytes(of: value, as: type) != nil
+    storedFields = isWrapper ? nil : StoredField.fields(of: type)
+    let isPlainEnum = !isWrapper && !(type is any CustomReflectable.Type) && kind == .enum
+    recordsCaseNames = isPlainEnum && Self.size(of: type) <= 8
   }
 
   // MARK: - Answers about a value of this type
@@ -141,6 +140,12 @@ final class TypeFacts: Sendable {
     }
   }
 
+  /// The size of a value of `type`, in bytes.
+  private static func size(of type: Any.Type) -> Int {
+    func size<Value>(_: Value.Type) -> Int { MemoryLayout<Value>.size }
+    return size(type)
+  }
+
   /// The bytes of `value`, of type `type`, as an integer, when it has at most 8.
   private static func bytes(of value: Any, as type: Any.Type) -> UInt64? {
     func read<Value>(_: Value.Type) -> UInt64? {
@@ -165,14 +170,43 @@ final class TypeFacts: Sendable {
 
   /// The facts of the dynamic type of `value`.
   static func of(_ value: Any) -> TypeFacts {
-    let key = ObjectIdentifier(Swift.type(of: value))
+    of(type: Swift.type(of: value))
+  }
+
+  /// The facts of `type`.
+  static func of(type: Any.Type) -> TypeFacts {
+    let key = ObjectIdentifier(type)
     if let facts = cache.withLock({ $0.facts[key] }) { return facts }
     // Found outside the lock, which finding the type's name takes again.
-    let facts = TypeFacts(of: value)
+    let facts = TypeFacts(of: type)
     return cache.withLock { cache in
       if let existing = cache.facts[key] { return existing }
       cache.facts[key] = facts
       return facts
+    }
+  }
+
+  /// Whether the facts of `type` have been found.
+  static func areKnown(for type: Any.Type) -> Bool {
+    cache.withLock { $0.facts[ObjectIdentifier(type)] != nil }
+  }
+
+  /// Finds the facts of `type` and of the types its values hold, as far as the type tells them:
+  /// the stored properties of a plain struct, and the elements of an optional, array, set or
+  /// dictionary, at any depth. An enum's payloads and a class's properties are not followed:
+  /// their types are found from a value, the first time one is printed.
+  ///
+  /// The first value of a type printed otherwise pays for these facts (a few hundred
+  /// microseconds for a state of a few types, a few milliseconds in a debug build: the runtime
+  /// looks each conformance up in every image the first time it is asked about it).
+  static func prepare(_ type: Any.Type) {
+    var pending = [type]
+    var seen: Set<ObjectIdentifier> = []
+    while let type = pending.popLast() {
+      guard seen.insert(ObjectIdentifier(type)).inserted else { continue }
+      let facts = of(type: type)
+      pending += facts.storedFields?.map(\.type) ?? []
+      if let container = type as? any ContainerMarker.Type { pending += container.elementTypes }
     }
   }
 
@@ -190,6 +224,38 @@ final class TypeFacts: Sendable {
 private protocol OptionalMarker {}
 
 extension Optional: OptionalMarker {}
+
+/// The types whose values a container's values hold, for ``TypeFacts/prepare(_:)``.
+private protocol ContainerMarker {
+  static var elementTypes: [Any.Type] { get }
+}
+
+extension Optional: ContainerMarker {
+  static var elementTypes: [Any.Type] { [Wrapped.self] }
+}
+
+extension Array: ContainerMarker {
+  static var elementTypes: [Any.Type] { [Element.self] }
+}
+
+extension Set: ContainerMarker {
+  static var elementTypes: [Any.Type] { [Element.self] }
+}
+
+extension Dictionary: ContainerMarker {
+  static var elementTypes: [Any.Type] { [Key.self, Value.self] }
+}
+
+extension ValueDump {
+  /// Finds, ahead of the first value printed, what printing and diffing values of `type` need to
+  /// know about the types involved, so that the first value costs what the others do.
+  ///
+  /// The logger calls it for its `State` and `Action` types when it is created: otherwise this
+  /// one-time work fell in the first action's measured duration.
+  package static func prepare(for type: Any.Type) {
+    TypeFacts.prepare(type)
+  }
+}
 
 extension Equatable {
   /// Opens the existential for ``TypeFacts/isEqual(_:_:)``: `nil` when `other` is of another type.
