@@ -88,3 +88,44 @@ import Testing
     #expect(store.state.count == 3)
   }
 }
+
+@Suite struct BranchPolicyRaceTests {
+  /// Senders on several tasks race with a task moving through the past: every live action ends
+  /// up in the current line or in a branch, none is left held or dropped, and the current line's
+  /// entries reproduce the store's state.
+  @Test func liveActionsRacingWithMovesAreEachAppliedInSomeLine() async {
+    let (store, journal, travel) = makeTravellingStore(policy: .branch, interval: 8)
+    for amount in 1...10 { store.send(.add(-amount)) }
+    let senders = 4
+    let perSender = 200
+    await withTaskGroup(of: Void.self) { group in
+      for sender in 0..<senders {
+        group.addTask {
+          for step in 0..<perSender { store.send(.add(sender * 10_000 + step)) }
+        }
+      }
+      group.addTask {
+        for round in 0..<400 {
+          travel.jump(to: round % 12)
+          if round % 4 == 0 { travel.returnToPresent() }
+        }
+        travel.returnToPresent()
+      }
+    }
+    travel.returnToPresent()
+    #expect(travel.heldActions.isEmpty)
+    #expect(travel.droppedActions.isEmpty)
+    #expect(!travel.isInPast)
+    let line = journal.snapshot()
+    #expect(travel.state(before: line.indices.upperBound) == store.state)
+    var seen: [Int: Int] = [:]
+    let lines = [line] + travel.branches.map(\.history)
+    for history in lines {
+      for action in history.entries.map(\.action) {
+        if case .add(let amount) = action, amount >= 0 { seen[amount, default: 0] += 1 }
+      }
+    }
+    let sent = (0..<senders).flatMap { sender in (0..<perSender).map { sender * 10_000 + $0 } }
+    #expect(sent.allSatisfy { seen[$0, default: 0] >= 1 })
+  }
+}
