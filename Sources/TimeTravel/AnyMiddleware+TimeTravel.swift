@@ -17,6 +17,8 @@ extension AnyMiddleware {
   /// ```
   ///
   /// In the present it passes every action on, at the cost of one uncontended lock.
+  // Inlinable so that its closure is formed, and its check specialized, in the client.
+  @inlinable
   public static func timeTravel(_ travel: TimeTravel<State, Action>) -> AnyMiddleware {
     AnyMiddleware(name: "timeTravel") { action, context, next in
       travel.handleLive(action, context: context, next: next)

@@ -56,8 +56,13 @@ public final class TimeTravel<State: Sendable, Action: Sendable>: Sendable {
   /// half done. Taken before the store's lock, never inside it.
   let control = SanitizerVisibleMutex<Void>(())
   /// What the middleware reads on every action; held only for short, non-blocking sections.
-  let travel = SanitizerVisibleMutex(TravelState<State, Action>())
+  @usableFromInline let travel = SanitizerVisibleMutex(TravelState<State, Action>())
   let attachment = SanitizerVisibleMutex(Attachment<State, Action>())
+  /// `Recomputation.state`, specialized for State and Action where the controller was created.
+  @usableFromInline let recompute:
+    @Sendable (
+      _ position: Int, _ snapshot: JournalSnapshot<State, Action>, _ skipped: Set<Int>, _ untrustedFrom: Int?
+    ) -> State?
 
   /// Creates a controller for the store that records into `journal`.
   ///
@@ -65,9 +70,22 @@ public final class TimeTravel<State: Sendable, Action: Sendable>: Sendable {
   ///   - journal: The journal a ``ChronicleStore/AnyMiddleware/tracer(_:)`` in the store records
   ///     into.
   ///   - policy: What happens to live actions while the store shows the past.
-  public init(journal: Journal<State, Action>, policy: LiveActionPolicy = .locked) {
+  // Inlinable so that the recomputation closure is formed, and specialized, in the client.
+  @inlinable
+  public convenience init(journal: Journal<State, Action>, policy: LiveActionPolicy = .locked) {
+    self.init(journal: journal, policy: policy) { position, snapshot, skipped, untrusted in
+      Recomputation.state(before: position, in: snapshot, skipping: skipped, untrustedFrom: untrusted)
+    }
+  }
+
+  @usableFromInline
+  init(
+    journal: Journal<State, Action>, policy: LiveActionPolicy,
+    recompute: @escaping @Sendable (Int, JournalSnapshot<State, Action>, Set<Int>, Int?) -> State?
+  ) {
     self.journal = journal
     self.policy = policy
+    self.recompute = recompute
   }
 
   /// Connects the controller to its store, whose middleware list must hold
@@ -111,8 +129,7 @@ public final class TimeTravel<State: Sendable, Action: Sendable>: Sendable {
   /// recomputed without the skipped entries; `nil` outside the journal's indices.
   public func state(before position: Int) -> State? {
     let (skipped, untrusted) = travel.withLock { ($0.skipped, $0.untrustedFrom) }
-    return Recomputation.state(
-      before: position, in: journal.snapshot(), skipping: skipped, untrustedFrom: untrusted)
+    return self.recompute(position, journal.snapshot(), skipped, untrusted)
   }
 
   // MARK: - Moving
@@ -160,9 +177,7 @@ public final class TimeTravel<State: Sendable, Action: Sendable>: Sendable {
       }
       let snapshot = journal.snapshot()
       let target = position ?? snapshot.indices.upperBound
-      if let state = Recomputation.state(
-        before: target, in: snapshot, skipping: skipped, untrustedFrom: untrusted)
-      {
+      if let state = self.recompute(target, snapshot, skipped, untrusted) {
         store.replaceState(state)
       }
       travel.withLock { $0.pausing = false }
@@ -228,9 +243,8 @@ public final class TimeTravel<State: Sendable, Action: Sendable>: Sendable {
       }
       journal.restore(chosen.history)
       let untrusted = travel.withLock { $0.untrustedFrom }
-      if let state = Recomputation.state(
-        before: chosen.history.indices.upperBound, in: chosen.history, skipping: chosen.skipped,
-        untrustedFrom: untrusted)
+      if let state = self.recompute(
+        chosen.history.indices.upperBound, chosen.history, chosen.skipped, untrusted)
       {
         store.replaceState(state)
       }
@@ -256,7 +270,7 @@ public final class TimeTravel<State: Sendable, Action: Sendable>: Sendable {
       let snapshot = journal.snapshot()
       let target = position ?? snapshot.indices.upperBound
       let state =
-        Recomputation.state(before: target, in: snapshot, skipping: skipped, untrustedFrom: untrusted)
+        self.recompute(target, snapshot, skipped, untrusted)
         ?? store.state
       journal.reset(to: state)
       returnToPresent(releasingHeldTo: store)
@@ -334,8 +348,7 @@ public final class TimeTravel<State: Sendable, Action: Sendable>: Sendable {
     }
     let destination = min(max(target(current, indices.upperBound), indices.lowerBound), indices.upperBound)
     guard destination != current,
-      let state = Recomputation.state(
-        before: destination, in: snapshot, skipping: skipped, untrustedFrom: untrusted)
+      let state = self.recompute(destination, snapshot, skipped, untrusted)
     else {
       travel.withLock { $0.pausing = false }
       releaseHeld(to: store)
@@ -392,6 +405,11 @@ public final class TimeTravel<State: Sendable, Action: Sendable>: Sendable {
   }
 
   /// The middleware's work: pass the action, start a branch with it, or hold or drop it.
+  ///
+  /// Inlinable so that the check made on every action in the present — one uncontended lock —
+  /// is specialized in the client for its State and Action, as `Store.send` is; unspecialized, it
+  /// paid generic metadata and witness look-ups on every action.
+  @inlinable
   func handleLive(
     _ action: Action, context: MiddlewareContext<State, Action>, next: MiddlewareNext<State, Action>
   ) {
@@ -399,6 +417,15 @@ public final class TimeTravel<State: Sendable, Action: Sendable>: Sendable {
       next(action)
       return
     }
+    handleBlocked(action, context: context, next: next)
+  }
+
+  /// The middleware's work while live actions are blocked: the store shows the past, or a
+  /// control is changing its state, or held actions are being applied.
+  @usableFromInline
+  func handleBlocked(
+    _ action: Action, context: MiddlewareContext<State, Action>, next: MiddlewareNext<State, Action>
+  ) {
     let isReleased = ReleaseMarker.controller == ObjectIdentifier(self)
     let metadata = context.metadata
     let live = LiveAction(

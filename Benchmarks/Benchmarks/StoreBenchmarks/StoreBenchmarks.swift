@@ -191,4 +191,5 @@ let benchmarks: @Sendable () -> Void = {
   registerMiddlewareBenchmarks()
   registerTimeTravelBenchmarks()
   registerExportBenchmarks()
+  registerWorstCaseBenchmarks()
 }

@@ -4,12 +4,13 @@
 /// back; `Array.removeFirst()` moved every remaining one each time, so applying n held actions
 /// cost O(n²) (64k took 12.9 s). Here taking the first is O(1): the array is read from `head`,
 /// and the consumed prefix is dropped only once it is at least half of the array.
+@usableFromInline
 struct LiveActionQueue<Action: Sendable>: Sendable {
-  private var storage: [LiveAction<Action>] = []
-  private var head = 0
+  @usableFromInline var storage: [LiveAction<Action>] = []
+  @usableFromInline var head = 0
 
   /// Whether no action is held.
-  var isEmpty: Bool { head == storage.count }
+  @inlinable var isEmpty: Bool { head == storage.count }
 
   /// The actions held, oldest first.
   var elements: [LiveAction<Action>] { Array(storage[head...]) }

@@ -2,20 +2,24 @@ import ChronicleTracer
 
 /// The mutable part of a ``TimeTravel`` controller that its middleware reads on every action;
 /// guarded by the controller's `state` lock.
+///
+/// `@usableFromInline` (with what ``blocksLiveActions`` reads) so that the middleware's check in
+/// the present is specialized in the client, as `Store.send` is.
+@usableFromInline
 struct TravelState<State: Sendable, Action: Sendable>: Sendable {
   /// The position the store shows: the state before the entry at this index. `nil` for the
   /// present, where live actions flow.
-  var position: Int?
+  @usableFromInline var position: Int?
   /// Live actions held: under ``LiveActionPolicy/locked`` while in the past, and under every
   /// policy while a control changes the state.
-  var held = LiveActionQueue<Action>()
+  @usableFromInline var held = LiveActionQueue<Action>()
   /// Live actions stopped under ``LiveActionPolicy/dropped``.
   var dropped: [LiveAction<Action>] = []
   /// Whether held actions are being applied: until it is cleared, live actions queue behind them.
-  var releasing = false
+  @usableFromInline var releasing = false
   /// Whether a control is changing the store's state or the journal: live actions are held,
   /// whatever the policy, and applied when it is done.
-  var pausing = false
+  @usableFromInline var pausing = false
   /// Entries left out when states are recomputed.
   var skipped: Set<Int> = []
   /// The lowest index skipped since the journal was last emptied: checkpoints recorded after it
@@ -34,5 +38,5 @@ struct TravelState<State: Sendable, Action: Sendable>: Sendable {
   }
 
   /// Whether a live action must not reach the reducer now.
-  var blocksLiveActions: Bool { position != nil || pausing || releasing || !held.isEmpty }
+  @inlinable var blocksLiveActions: Bool { position != nil || pausing || releasing || !held.isEmpty }
 }

@@ -68,6 +68,10 @@ public final class Journal<State: Sendable, Action: Sendable>: Sendable {
   ///     takes the store's state before that action as the base, whatever was given here.
   ///   - reducer: The store's reducer, used to recompute states (its effects are never run).
   ///   - configuration: Checkpoints, caps, filter and sinks.
+  // Inlinable so that the reducer closure is formed in the client, specialized for its reducer:
+  // formed here, every recomputed step (time travel, `state(at:)`) called the reducer through
+  // generic witnesses.
+  @inlinable
   public convenience init<R: Reducer>(
     initialState: State? = nil, reducer: R, configuration: Configuration = Configuration()
   ) where R.State == State, R.Action == Action {

@@ -12,7 +12,7 @@ import Foundation
 /// ```
 public struct JournalSnapshot<State: Sendable, Action: Sendable>: Sendable {
   @usableFromInline let content: JournalContent<State, Action>
-  let reducer: @Sendable (inout State, Action) -> Effect<Action>
+  @usableFromInline let reducer: @Sendable (inout State, Action) -> Effect<Action>
 
   init(
     content: JournalContent<State, Action>,
@@ -123,6 +123,10 @@ extension JournalSnapshot {
   ) {
     content.entries.forEach(in: range) { record in body(record.action, !record.flags.contains(.stopped)) }
   }
+
+  /// The reducer the journal recomputes states with, for a replay loop specialized in its caller.
+  @inlinable
+  package var reduceAction: @Sendable (inout State, Action) -> Effect<Action> { reducer }
 
   /// The checkpoints in index order, as ``checkpoints``, without copying them into an array.
   @usableFromInline
