@@ -1,5 +1,6 @@
 import ChronicleTracer
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -22,14 +23,18 @@ struct JournalFollower {
   var count: Int?
 
   func run() throws(CLIError) {
+    // Ctrl-C ends the loop on this thread, which then returns normally: calling `exit` from the
+    // signal source's thread raced the loop's own reads and hung under AddressSanitizer.
+    let interrupted = InterruptFlag()
     let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
     signal(SIGINT, SIG_IGN)
-    interrupt.setEventHandler { exit(0) }
+    interrupt.setEventHandler { interrupted.isSet.store(true, ordering: .relaxed) }
     interrupt.resume()
+    defer { interrupt.cancel() }
     var printed = 0
     var lastSequence: UInt64 = 0
     var size = -1
-    while true {
+    while !interrupted.isSet.load(ordering: .relaxed) {
       let url = URL(fileURLWithPath: path)
       var status = stat()
       // Anything but a readable regular file gets the loader's own error (a FIFO is refused
@@ -81,4 +86,9 @@ struct JournalFollower {
   private static func write(_ text: String) {
     FileHandle.standardOutput.write(Data(text.utf8))
   }
+}
+
+/// Set by the SIGINT handler, read by the polling loop.
+private final class InterruptFlag: Sendable {
+  let isSet = Atomic<Bool>(false)
 }
