@@ -83,11 +83,15 @@ struct TaskLocalPropagationTests {
   }
 
   @Test func anActionAnEffectSendsBackAndThatActionsEffectSeeTheEffectsValue() async {
-    let store = probeStore(propagating: [.taskLocal(Endpoint.$name)])
-    Endpoint.$name.withValue("staging") { store.send(.loadTwice) }
+    // Queued, so that the effect is started in a context the store rebuilt from the send.
+    let store = probeStore(
+      middleware: [resender(on: .read("outer"), sends: [("staging", .loadTwice)])],
+      propagating: [.taskLocal(Endpoint.$name)])
+    Endpoint.$name.withValue("outer") { store.send(.read("outer")) }
     await store.waitUntilIdle()
     #expect(
       store.state.log == [
+        "outer: reducer outer",
         "first effect staging, its action's reducer staging",
         "second: effect staging, its action's reducer staging",
       ])

@@ -1,0 +1,96 @@
+import ChronicleMiddleware
+import ChronicleTestSupport
+import Testing
+
+/// A dependency as apps declare one: a plain task-local.
+enum Tenant {
+  @TaskLocal static var id = "none"
+}
+
+/// A feature whose thunks, timers and debounced actions write down the `Tenant` they see.
+enum Tenanted {
+  struct State: Equatable, Sendable { var log: [String] = [] }
+
+  enum Action: Equatable, Sendable {
+    /// Makes the router send the action under test re-entrantly, with its own `Tenant`.
+    case route
+    case loadThunk
+    case startTimer
+    case tick
+    case query(String)
+    case got(String)
+  }
+
+  static let reducer = Reduce<State, Action> { state, action in
+    switch action {
+    case .tick: state.log.append("tick: reducer \(Tenant.id)")
+    case .query(let text): state.log.append("query \(text): reducer \(Tenant.id)")
+    case .got(let text): state.log.append("\(text): reducer \(Tenant.id)")
+    case .route, .loadThunk, .startTimer: break
+    }
+    return .none
+  }
+
+  static let loadThunk = Thunk<State, Action, Void>("load") { send, _, _ in
+    await send(.got("thunk saw \(Tenant.id)"))
+  }
+
+  /// On `.route`, sends `action` with `Tenant` set to `tenant`: it is queued and processed after
+  /// `.route`, in the context of `.route`'s sender, as an action a router or a child store sends.
+  static func router(sending action: Action, as tenant: String) -> AnyMiddleware<State, Action> {
+    AnyMiddleware(name: "router") { received, context, next in
+      next(received)
+      guard received == .route else { return }
+      Tenant.$id.withValue(tenant) { context.send(action, as: .user) }
+    }
+  }
+
+  static func store(
+    routing action: Action, as tenant: String, clock: TestClock
+  ) -> Store<State, Action> {
+    Store(
+      initialState: State(), reducer: reducer,
+      middleware: [
+        router(sending: action, as: tenant),
+        .thunks { $0 == .loadThunk ? loadThunk : nil },
+        .timers(clock: clock) { $0 == .startTimer ? .once(id: "t", after: .seconds(1), send: .tick) : nil },
+        .debounce(for: .milliseconds(300), clock: clock) { action in
+          if case .query = action { "search" } else { nil }
+        },
+      ],
+      propagating: [.taskLocal(Tenant.$id)])
+  }
+}
+
+@Suite("Task-locals reach thunks and timers")
+struct TaskLocalPropagationMiddlewareTests {
+  @Test func aThunkStartedByAQueuedActionSeesTheValueTheActionWasSentWith() async {
+    let store = Tenanted.store(routing: .loadThunk, as: "acme", clock: TestClock())
+    Tenant.$id.withValue("outer") { store.send(.route) }
+    await store.waitUntilIdle()
+    #expect(store.state.log == ["thunk saw acme: reducer acme"])
+  }
+
+  @Test func aTimerStartedByAQueuedActionTicksWithTheValueTheActionWasSentWith() async {
+    let clock = TestClock()
+    let store = Tenanted.store(routing: .startTimer, as: "acme", clock: clock)
+    Tenant.$id.withValue("outer") { store.send(.route) }
+    await clock.advance(by: .seconds(1))
+    #expect(store.state.log == ["tick: reducer acme"])
+  }
+
+  @Test func aDebouncedActionIsSentOnWithTheValueItWasSentWith() async {
+    let clock = TestClock()
+    let store = Tenanted.store(routing: .query("swift"), as: "acme", clock: clock)
+    Tenant.$id.withValue("outer") { store.send(.route) }
+    await clock.advance(by: .milliseconds(300))
+    #expect(store.state.log == ["query swift: reducer acme"])
+  }
+
+  @Test func aThunkDispatchedWithAValueSeesIt() async {
+    let store = Tenanted.store(routing: .tick, as: "unused", clock: TestClock())
+    Tenant.$id.withValue("acme") { store.dispatch(Tenanted.loadThunk) }
+    await store.waitUntilIdle()
+    #expect(store.state.log == ["thunk saw acme: reducer acme"])
+  }
+}
