@@ -1,12 +1,12 @@
 /// The values of a store's propagated task-locals, read when an action was queued (or work was
-/// left in the inbox), bound again around its processing.
+/// left in the inbox, or an action held by time travel), bound again around its processing.
 @usableFromInline
-struct TaskLocalSnapshot: Sendable {
+package struct TaskLocalSnapshot: Sendable {
   let values: [CapturedTaskLocal]
 
   /// Runs `body` with every captured value bound.
   @usableFromInline
-  func run(_ body: () -> Void) {
+  package func run(_ body: () -> Void) {
     bind(from: 0, body)
   }
 
