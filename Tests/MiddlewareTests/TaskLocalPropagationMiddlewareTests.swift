@@ -1,5 +1,7 @@
 import ChronicleMiddleware
 import ChronicleTestSupport
+import Dispatch
+import Foundation
 import Testing
 
 /// A dependency as apps declare one: a plain task-local.
@@ -14,6 +16,8 @@ enum Tenanted {
   enum Action: Equatable, Sendable {
     /// Makes the router send the action under test re-entrantly, with its own `Tenant`.
     case route
+    /// Held up by the middleware `holding` gives the store.
+    case hold
     case loadThunk
     case startTimer
     case tick
@@ -26,7 +30,7 @@ enum Tenanted {
     case .tick: state.log.append("tick: reducer \(Tenant.id)")
     case .query(let text): state.log.append("query \(text): reducer \(Tenant.id)")
     case .got(let text): state.log.append("\(text): reducer \(Tenant.id)")
-    case .route, .loadThunk, .startTimer: break
+    case .route, .hold, .loadThunk, .startTimer: break
     }
     return .none
   }
@@ -46,11 +50,11 @@ enum Tenanted {
   }
 
   static func store(
-    routing action: Action, as tenant: String, clock: TestClock
+    routing action: Action, as tenant: String, clock: TestClock, holding: [AnyMiddleware<State, Action>] = []
   ) -> Store<State, Action> {
     Store(
       initialState: State(), reducer: reducer,
-      middleware: [
+      middleware: holding + [
         router(sending: action, as: tenant),
         .thunks { $0 == .loadThunk ? loadThunk : nil },
         .timers(clock: clock) { $0 == .startTimer ? .once(id: "t", after: .seconds(1), send: .tick) : nil },
@@ -87,10 +91,43 @@ struct TaskLocalPropagationMiddlewareTests {
     #expect(store.state.log == ["query swift: reducer acme"])
   }
 
-  @Test func aThunkDispatchedWithAValueSeesIt() async {
-    let store = Tenanted.store(routing: .tick, as: "unused", clock: TestClock())
-    Tenant.$id.withValue("acme") { store.dispatch(Tenanted.loadThunk) }
-    await store.waitUntilIdle()
-    #expect(store.state.log == ["thunk saw acme: reducer acme"])
+  @Test func aThunkDispatchedIntoABusyStoreFromAnotherStoreRunsWithTheDispatchersValue() async {
+    let targetIsBusy = DispatchSemaphore(value: 0)
+    let thunkLeft = DispatchSemaphore(value: 0)
+    let hold = AnyMiddleware<Tenanted.State, Tenanted.Action>(name: "hold") { action, _, next in
+      if action == .hold {
+        targetIsBusy.signal()
+        thunkLeft.wait()
+      }
+      next(action)
+    }
+    let target = Tenanted.store(routing: .tick, as: "unused", clock: TestClock(), holding: [hold])
+    let source = Store(initialState: 0) { (_: inout Int, _: Int) -> Effect<Int> in
+      // Processing `source`, this thread must not wait for `target`: the thunk is left in
+      // `target`'s inbox, for the thread that owns it to start.
+      target.dispatch(Tenanted.loadThunk)
+      thunkLeft.signal()
+      return .none
+    }
+    let done = DispatchGroup()
+    let threads: [(tenant: String, work: @Sendable () -> Void)] = [
+      ("owner", { target.send(.hold) }),
+      (
+        "acme",
+        {
+          targetIsBusy.wait(); source.send(1)
+        }
+      ),
+    ]
+    for (tenant, work) in threads {
+      done.enter()
+      Thread {
+        Tenant.$id.withValue(tenant) { work() }
+        done.leave()
+      }.start()
+    }
+    done.wait()
+    await target.waitUntilIdle()
+    #expect(target.state.log == ["thunk saw acme: reducer acme"])
   }
 }
