@@ -76,7 +76,8 @@ struct TaskLocalPropagationTests {
   }
 
   @Test func aRunEffectSeesTheValueSetAroundTheSendThatStartedIt() async {
-    let store = probeStore(propagating: [.taskLocal(Endpoint.$name)])
+    let store = Store(
+      initialState: Probe.State(), reducer: Probe.reducer, propagating: [.taskLocal(Endpoint.$name)])
     Endpoint.$name.withValue("staging") { store.send(.load("a")) }
     await store.waitUntilIdle()
     #expect(store.state.log == ["a: reducer staging", "a: effect staging, its action's reducer staging"])
