@@ -339,7 +339,8 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
   }
 
   /// Processes an action taken from the queue or the inbox, with the task-locals it was sent with.
-  @usableFromInline
+  // Always inlined into the loops that drain, as `process` was before it.
+  @usableFromInline @inline(__always)
   func processQueued(_ pending: PendingAction<Action>) {
     guard let taskLocals = pending.taskLocals else {
       return process(pending.action, context: pending.context, cause: pending.cause)
