@@ -91,6 +91,23 @@ struct TaskLocalPropagationMiddlewareTests {
     #expect(store.state.log == ["query swift: reducer acme"])
   }
 
+  @Test func theLatestActionAThrottleWindowHeldIsSentOnWithTheValueItWasSentWith() async {
+    let clock = TestClock()
+    let store = Store(
+      initialState: Tenanted.State(), reducer: Tenanted.reducer,
+      middleware: [
+        .throttle(for: .seconds(1), clock: clock, latest: true) { action in
+          if case .query = action { "search" } else { nil }
+        }
+      ],
+      propagating: [.taskLocal(Tenant.$id)])
+    Tenant.$id.withValue("first") { store.send(.query("a")) }
+    Tenant.$id.withValue("latest") { store.send(.query("b")) }
+    await clock.advance(by: .seconds(1))
+    #expect(store.state.log == ["query a: reducer first", "query b: reducer latest"])
+    store.cancelAllTimers()
+  }
+
   @Test func aThunkDispatchedIntoABusyStoreFromAnotherStoreRunsWithTheDispatchersValue() async {
     let targetIsBusy = DispatchSemaphore(value: 0)
     let thunkLeft = DispatchSemaphore(value: 0)

@@ -33,7 +33,9 @@ public struct PropagatedTaskLocal: Sendable {
   public init<Value: Sendable>(_ taskLocal: TaskLocal<Value>) {
     capture = {
       let value = taskLocal.get()
-      return CapturedTaskLocal { body in taskLocal.withValue(value, operation: body) }
+      return CapturedTaskLocal(
+        bind: { body in taskLocal.withValue(value, operation: body) },
+        bindAsync: { body in await taskLocal.withValue(value, operation: body) })
     }
   }
 
@@ -49,4 +51,5 @@ public struct PropagatedTaskLocal: Sendable {
 /// One task-local's value read at some moment, with what binds it again.
 struct CapturedTaskLocal: Sendable {
   let bind: @Sendable (_ body: () -> Void) -> Void
+  let bindAsync: @Sendable (_ body: () async -> Void) async -> Void
 }

@@ -14,6 +14,17 @@ package struct TaskLocalSnapshot: Sendable {
     if index == values.count { return body() }
     values[index].bind { bind(from: index + 1, body) }
   }
+
+  /// Runs `body` with every captured value bound, in an effect's task: for a middleware that
+  /// holds an action and sends it from a task started for another one (throttle).
+  package func run(_ body: () async -> Void) async {
+    await bind(from: 0, body)
+  }
+
+  private func bind(from index: Int, _ body: () async -> Void) async {
+    if index == values.count { return await body() }
+    await values[index].bindAsync { await bind(from: index + 1, body) }
+  }
 }
 
 /// What a store was told to propagate; a store told nothing holds no instance, so its queues pay
