@@ -83,6 +83,10 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
   /// How many items `inbox` holds: checked without its lock, by the owner before it releases the
   /// store and by every thread right after it releases the store's lock.
   @usableFromInline let inboxCount = Atomic<Int>(0)
+  /// The task-locals carried to queued actions and inbox work, or `nil` when none is: then
+  /// nothing is read or bound, and an action processed on its sender's thread pays nothing either
+  /// way, since it runs where the values already are.
+  @usableFromInline let propagation: TaskLocalPropagation?
 
   /// Creates a store.
   ///
@@ -90,23 +94,38 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
   ///   - initialState: The state before any action.
   ///   - reducer: The feature's logic.
   ///   - middleware: The chain every action passes, in order: the first sees each action first.
+  ///   - propagating: Task-locals whose values where an action is sent are bound while it is
+  ///     processed, even when it waits in a queue and another thread processes it, and so reach the
+  ///     effects, thunks and timers it starts (see ``PropagatedTaskLocal``).
   // Inlinable so the closure that calls `reducer` is formed in the client, specialized for `R`:
   // formed here it would call `reduce` through unspecialized generic witnesses on every action.
   @inlinable
   public convenience init<R: Reducer>(
     initialState: State,
     reducer: R,
-    middleware: [AnyMiddleware<State, Action>] = []
+    middleware: [AnyMiddleware<State, Action>] = [],
+    propagating: [PropagatedTaskLocal] = []
   ) where R.State == State, R.Action == Action {
-    self.init(initialState: initialState, middleware: middleware) { reducer.reduce(into: &$0, action: $1) }
+    self.init(initialState: initialState, middleware: middleware, propagating: propagating) {
+      reducer.reduce(into: &$0, action: $1)
+    }
   }
 
   /// Creates a store whose reducer is a closure.
+  ///
+  /// - Parameters:
+  ///   - initialState: The state before any action.
+  ///   - middleware: The chain every action passes, in order: the first sees each action first.
+  ///   - propagating: Task-locals carried from where an action is sent to its processing and its
+  ///     effects (see ``PropagatedTaskLocal``).
+  ///   - reduce: The feature's logic.
   public init(
     initialState: State,
     middleware: [AnyMiddleware<State, Action>] = [],
+    propagating: [PropagatedTaskLocal] = [],
     reduce: @escaping @Sendable (_ state: inout State, _ action: Action) -> Effect<Action>
   ) {
+    self.propagation = propagating.isEmpty ? nil : TaskLocalPropagation(propagating)
     self.storage = .allocate(capacity: 1)
     self.storage.initialize(to: StoreStorage(state: initialState))
     self.reducer = reduce
@@ -309,9 +328,24 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
     return effect
   }
 
+  /// Queues `pending`, with the propagated task-locals' values here, where it was sent: it may be
+  /// processed in another action's context.
   @inlinable
   func enqueue(_ pending: PendingAction<Action>) {
+    guard let propagation else { return storage.pointee.queue.append(pending) }
+    var pending = pending
+    pending.taskLocals = propagation.capture()
     storage.pointee.queue.append(pending)
+  }
+
+  /// Processes an action taken from the queue or the inbox, with the task-locals it was sent with.
+  // Always inlined into the loops that drain, as `process` was before it.
+  @usableFromInline @inline(__always)
+  func processQueued(_ pending: PendingAction<Action>) {
+    guard let taskLocals = pending.taskLocals else {
+      return process(pending.action, context: pending.context, cause: pending.cause)
+    }
+    taskLocals.run { process(pending.action, context: pending.context, cause: pending.cause) }
   }
 
   /// Processes queued actions in FIFO order until none is left.
@@ -322,7 +356,7 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
       let pending = storage.pointee.queue[storage.pointee.queueHead]
       storage.pointee.queueHead += 1
       if let record = pending.record, record.isCancelledInChain { continue }
-      process(pending.action, context: pending.context, cause: pending.cause)
+      processQueued(pending)
     }
     storage.pointee.queue.removeAll(keepingCapacity: storage.pointee.queue.capacity <= 1024)
     storage.pointee.queueHead = 0
@@ -381,8 +415,22 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
   /// Leaves `item` for the store's owner, then tries to become the owner and process it: if the
   /// owner released the store between this thread's try and the item's arrival, nobody else
   /// would.
+  ///
+  /// The item takes the propagated task-locals' values here: the owner performs it in its own
+  /// context.
   @usableFromInline
   func deferToOwner(_ item: InboxItem<Action>) {
+    var item = item
+    if let propagation {
+      let taskLocals = propagation.capture()
+      switch item {
+      case .action(var pending):
+        pending.taskLocals = taskLocals
+        item = .action(pending)
+      case .operation(let body):
+        item = .operation { taskLocals.run(body) }
+      }
+    }
     inbox.withLock { items in
       items.append(item)
       inboxCount.add(1, ordering: .sequentiallyConsistent)
@@ -431,7 +479,7 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
         switch item {
         case .action(let pending):
           if let record = pending.record, record.isCancelledInChain { continue }
-          process(pending.action, context: pending.context, cause: pending.cause)
+          processQueued(pending)
         case .operation(let body):
           body()
         }

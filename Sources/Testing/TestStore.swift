@@ -29,6 +29,8 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable>: Sen
   public let timeout: Duration
   /// Which values failure messages write as `<redacted>`, besides those marked as sensitive.
   public let redaction: Redaction
+  /// Binds the test's task-local values around each action the test sends.
+  private let withTaskLocals: @Sendable (_ operation: () -> Void) -> Void
 
   /// Creates a test store.
   ///
@@ -40,6 +42,17 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable>: Sen
   ///   - timeout: How long `receive` and `finish` wait for effects before failing.
   ///   - redaction: Which values failure messages write as `<redacted>`, besides those marked
   ///     as sensitive: pass the policy the app's logger uses.
+  ///   - propagating: Task-locals the store carries to actions it processes later and to their
+  ///     effects, as the app's store does (see `PropagatedTaskLocal`).
+  ///   - withTaskLocals: Binds the values the test overrides — a dependency's test double —
+  ///     around every action the test sends, and so around the effects, thunks and timers that
+  ///     action starts and the actions they send back. Call `operation` exactly once:
+  ///
+  ///     ```swift
+  ///     let store = TestStore(
+  ///       initialState: Feature.State(), reducer: Feature(),
+  ///       withTaskLocals: { API.$baseURL.withValue("http://127.0.0.1", operation: $0) })
+  ///     ```
   public init<R: Reducer>(
     initialState: State,
     reducer: R,
@@ -47,17 +60,21 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable>: Sen
     exhaustivity: Exhaustivity = .on,
     timeout: Duration = .seconds(5),
     redaction: Redaction = .default,
+    propagating: [PropagatedTaskLocal] = [],
+    withTaskLocals: @escaping @Sendable (_ operation: () -> Void) -> Void = { $0() },
     fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
   ) where R.State == State, R.Action == Action {
     let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     let recorder = ActionRecorder<State, Action>()
     self.recorder = recorder
     self.store = Store(
-      initialState: initialState, reducer: reducer, middleware: middleware + [recorder.middleware])
+      initialState: initialState, reducer: reducer, middleware: middleware + [recorder.middleware],
+      propagating: propagating)
     self.settings = SanitizerVisibleMutex((exhaustivity, initialState))
     self.created = site
     self.timeout = timeout
     self.redaction = redaction
+    self.withTaskLocals = withTaskLocals
   }
 
   deinit {
@@ -100,7 +117,7 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable>: Sen
       }
     }
     recorder.beginSend()
-    store.send(action)
+    withTaskLocals { store.send(action) }
     guard let step = recorder.endSend() else {
       IssueReporter.fail(
         "\(actionText(action)) did not reach the reducer: a middleware stopped it.", at: site)

@@ -12,6 +12,9 @@ public struct LiveAction<Action: Sendable>: Sendable {
   /// The sequence number the store gave it when it arrived. A held action gets a new one when
   /// it is applied.
   public let sequence: UInt64
+  /// The store's propagated task-locals as they were when it arrived: bound again when a held
+  /// action is applied.
+  package var taskLocals: TaskLocalSnapshot?
 
   /// Creates a record of a live action.
   public init(action: Action, context: String?, cause: Cause, sequence: UInt64) {

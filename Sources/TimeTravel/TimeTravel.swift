@@ -399,7 +399,10 @@ public final class TimeTravel<State: Sendable, Action: Sendable>: Sendable {
       // Sent with the cause it arrived with: a timer's tick held in the past is still the
       // timer's tick when it is applied.
       ReleaseMarker.$controller.withValue(marker) {
-        store.send(next.action, context: next.context, cause: next.cause)
+        guard let taskLocals = next.taskLocals else {
+          return store.send(next.action, context: next.context, cause: next.cause)
+        }
+        taskLocals.run { store.send(next.action, context: next.context, cause: next.cause) }
       }
     }
   }
@@ -439,6 +442,8 @@ public final class TimeTravel<State: Sendable, Action: Sendable>: Sendable {
       }
       if isReleased { return .pass }
       if policy != .dropped || travel.position == nil {
+        var live = live
+        live.taskLocals = context.taskLocals
         travel.held.append(live)
       } else {
         travel.dropped.append(live)

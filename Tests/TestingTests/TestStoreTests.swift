@@ -144,3 +144,47 @@ struct TestStoreTests {
     #expect(store.state == Stopwatch.State(seconds: 3, isRunning: false))
   }
 }
+
+/// A dependency as apps declare one: a plain task-local.
+enum Backend {
+  @TaskLocal static var url = "https://example.com"
+}
+
+/// A feature whose effect reports the `Backend` it talked to.
+struct Fetcher: Reducer {
+  struct State: Equatable, Sendable { var fetchedFrom: [String] = [] }
+  enum Action: Equatable, Sendable { case fetch, fetched(String) }
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .fetch:
+      return .run { send in await send(.fetched(Backend.url)) }
+    case .fetched(let url):
+      state.fetchedFrom.append(url)
+      return .none
+    }
+  }
+}
+
+@Suite("TestStore with task-locals")
+struct TestStoreTaskLocalTests {
+  @Test func overriddenValuesReachTheEffectsOfEverySentAction() async {
+    let store = TestStore(
+      initialState: Fetcher.State(), reducer: Fetcher(),
+      withTaskLocals: { Backend.$url.withValue("http://127.0.0.1:8080", operation: $0) })
+    await store.send(.fetch)
+    await store.receive(.fetched("http://127.0.0.1:8080")) { $0.fetchedFrom = ["http://127.0.0.1:8080"] }
+    await store.send(.fetch)
+    await store.receive(.fetched("http://127.0.0.1:8080")) {
+      $0.fetchedFrom = ["http://127.0.0.1:8080", "http://127.0.0.1:8080"]
+    }
+    await store.finish()
+  }
+
+  @Test func withoutAnOverrideEffectsSeeTheDefault() async {
+    let store = TestStore(initialState: Fetcher.State(), reducer: Fetcher())
+    await store.send(.fetch)
+    await store.receive(.fetched("https://example.com")) { $0.fetchedFrom = ["https://example.com"] }
+    await store.finish()
+  }
+}

@@ -83,3 +83,33 @@ struct Sum: Reducer {
     #expect(queue.isEmpty)
   }
 }
+
+/// A dependency as apps declare one: a plain task-local.
+enum Language {
+  @TaskLocal static var code = "en"
+}
+
+@Suite struct HeldActionTaskLocalTests {
+  @Test func aHeldActionIsAppliedWithTheTaskLocalsItWasSentWith() async {
+    let reducer = Reduce<[String], String> { state, action in
+      state.append("\(action): reducer \(Language.code)")
+      return action == "load" ? .run { send in await send("loaded by an effect in \(Language.code)") } : .none
+    }
+    let journal = Journal<[String], String>(reducer: reducer)
+    let travel = TimeTravel(journal: journal, policy: .locked)
+    let store = Store(
+      initialState: [String](), reducer: reducer, middleware: [.timeTravel(travel), .tracer(journal)],
+      propagating: [.taskLocal(Language.$code)])
+    travel.attach(store)
+    store.send("first")
+    travel.undo()
+    Language.$code.withValue("fr") { store.send("load") }
+    #expect(travel.heldActions.map(\.action) == ["load"])
+    travel.returnToPresent()
+    await store.waitUntilIdle()
+    #expect(
+      store.state == [
+        "first: reducer en", "load: reducer fr", "loaded by an effect in fr: reducer fr",
+      ])
+  }
+}

@@ -11,6 +11,10 @@ extension Store {
   /// synchronous one runs before this returns, each of its actions processed before its `send`
   /// returns.
   ///
+  /// The thunk sees the task-locals set around this call: every one when this thread starts it,
+  /// the ones the store propagates (``ChronicleStore/PropagatedTaskLocal``) when it is left for
+  /// the thread processing the store.
+  ///
   /// - Parameters:
   ///   - thunk: The thunk.
   ///   - dependencies: What the thunk receives as its third argument.

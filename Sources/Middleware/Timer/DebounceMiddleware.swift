@@ -13,7 +13,8 @@
 /// through the whole chain, with a ``ChronicleStore/Cause/Kind/timer`` cause labelled
 /// `debounce ID` whose parent is the action it re-sends. This middleware recognises it by that
 /// cause and lets it through. Middlewares before this one see each action twice (held, then
-/// re-sent); put the debounce first to see only what reaches the reducer.
+/// re-sent); put the debounce first to see only what reaches the reducer. The re-sent action is
+/// processed with the task-locals the held one was processed with.
 ///
 /// The held action is cancelled like a timer: with the store, and with
 /// ``ChronicleStore/Store/cancelAllTimers()``.

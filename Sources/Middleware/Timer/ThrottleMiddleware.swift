@@ -14,7 +14,9 @@
 /// with a ``ChronicleStore/Cause/Kind/timer`` cause labelled `throttle ID`, and is let through
 /// by this middleware. Windows are cancelled with the store and with
 /// ``ChronicleStore/Store/cancelAllTimers()``; a cancelled window drops the action it held, and
-/// the next action opens a new one.
+/// the next action opens a new one. The action sent when a window closes is processed with the
+/// task-locals it was sent with, as far as the store propagates them
+/// (``ChronicleStore/PropagatedTaskLocal``).
 ///
 /// The middleware keeps the open windows: give each store its own (call the factory once per
 /// store) rather than sharing one value between stores.
@@ -61,7 +63,9 @@ where C.Duration == Duration {
     let latest = self.latest
     let opened = windows.state.withLock { open -> Bool in
       if open[key] != nil {
-        if latest { open[key] = action }
+        // Sent later from the window's task, started for another action: it takes along the
+        // task-locals it was sent with.
+        if latest { open[key] = Held(action: action, taskLocals: context.taskLocals) }
         return false
       }
       open[key] = .some(nil)
@@ -76,7 +80,11 @@ where C.Duration == Duration {
       while true {
         try await clock.sleep(until: deadline, tolerance: nil)
         guard let held = windows.closeOrTakeHeld(key) else { return }
-        await send(held)
+        if let taskLocals = held.taskLocals {
+          await taskLocals.run { await send(held.action) }
+        } else {
+          await send(held.action)
+        }
         deadline = deadline.advanced(by: interval)
       }
     }
@@ -98,24 +106,30 @@ where C.Duration == Duration {
     }
   }
 
+  /// An action a window holds, with the store's propagated task-locals where it was sent.
+  struct Held: Sendable {
+    let action: Action
+    let taskLocals: TaskLocalSnapshot?
+  }
+
   /// The open windows, each with the action it holds for when it closes.
   final class Windows: Sendable {
     // The lock guards the dictionary: the middleware (under the store's lock) and the windows'
     // tasks (outside it) both change it. `SanitizerVisibleMutex` so that ThreadSanitizer sees
     // the ordering, which it cannot see for `Mutex` on Linux.
-    let state = SanitizerVisibleMutex<[ThrottleID<ID>: Action?]>([:])
+    let state = SanitizerVisibleMutex<[ThrottleID<ID>: Held?]>([:])
 
     /// At the end of a window: takes the action it held, keeping the window open for another
     /// interval, or closes it when it holds none.
-    func closeOrTakeHeld(_ key: ThrottleID<ID>) -> Action? {
+    func closeOrTakeHeld(_ key: ThrottleID<ID>) -> Held? {
       state.withLock { open in
         guard let held = open[key] else { return nil }
-        guard let action = held else {
+        guard let taken = held else {
           open[key] = nil
           return nil
         }
         open[key] = .some(nil)
-        return action
+        return taken
       }
     }
   }

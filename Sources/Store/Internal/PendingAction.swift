@@ -6,13 +6,19 @@ struct PendingAction<Action> {
   @usableFromInline var cause: Cause
   /// The effect that sent it, checked for cancellation when the action is dequeued.
   @usableFromInline var record: EffectRecord?
+  /// The propagated task-locals' values where it was sent; `nil` in a store that propagates none.
+  @usableFromInline var taskLocals: TaskLocalSnapshot?
 
   @inlinable
-  init(action: Action, context: String?, cause: Cause, record: EffectRecord?) {
+  init(
+    action: Action, context: String?, cause: Cause, record: EffectRecord?,
+    taskLocals: TaskLocalSnapshot? = nil
+  ) {
     self.action = action
     self.context = context
     self.cause = cause
     self.record = record
+    self.taskLocals = taskLocals
   }
 }
 

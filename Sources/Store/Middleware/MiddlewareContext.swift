@@ -41,6 +41,11 @@ public struct MiddlewareContext<State: Sendable, Action: Sendable> {
     unmanagedStore._withUnsafeGuaranteedRef { $0.storage.pointee.state }
   }
 
+  /// The values of the store's propagated task-locals for the action being handled, for a
+  /// middleware that holds the action back and sends it again later (time travel); `nil` when
+  /// the store propagates none.
+  package var taskLocals: TaskLocalSnapshot? { store.propagation?.capture() }
+
   /// Queues `action`; it is processed after the current action, with this middleware as its cause.
   ///
   /// - Parameters:
