@@ -44,6 +44,12 @@ import Synchronization
 /// Effects hold the store weakly. When the last reference to a store goes away, every effect,
 /// thunk and timer it started is cancelled, actions they still send are dropped, and its state
 /// sequences finish.
+///
+/// ## Observation
+/// Reading ``state`` inside Observation tracking registers for any change of the state; reading
+/// a member through the store (`store.count`, see ``subscript(dynamicMember:)-(KeyPath<State,Value>)``)
+/// registers for that member only.
+@dynamicMemberLookup
 public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable {
   // `@unchecked Sendable`: all mutable state is in `storage`, which is only touched by the thread
   // that holds `lock` and has recorded itself in `owner`. `reducer`, `middleware`, `activity`
@@ -77,6 +83,8 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
   /// Set once `state` has been read: from then on mutations are reported to Observation.
   /// Until then nobody can be observing, and sends skip the registrar's cost (~65 ns).
   @usableFromInline let observationArmed = Atomic<Bool>(false)
+  /// The members of the state read through dynamic member lookup, reported one by one.
+  @usableFromInline let observedMembers = ObservedMembers<Store, State>()
   /// What threads processing another store asked of this one while it was busy (see
   /// `handOffInbox()`). Its lock is held only to add or take items, never while processing.
   @usableFromInline let inbox = SanitizerVisibleMutex<[InboxItem<Action>]>([])
@@ -301,10 +309,9 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
   @inlinable
   func reduce(_ action: Action) -> Effect<Action> {
     let storage = self.storage
-    let armed = observationArmed.load(ordering: .relaxed)
-    if armed { registrar.willSet(self, keyPath: stateKeyPath) }
-    let effect = reducer(&storage.pointee.state, action)
-    if armed { registrar.didSet(self, keyPath: stateKeyPath) }
+    let effect =
+      observationArmed.load(ordering: .relaxed)
+      ? reduceObserved(action) : reducer(&storage.pointee.state, action)
     storage.pointee.reducerRan = true
     return effect
   }
@@ -488,8 +495,10 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
     withProcessing {
       let armed = observationArmed.load(ordering: .relaxed)
       if armed { registrar.willSet(self, keyPath: stateKeyPath) }
+      let previous = storage.pointee.state
       storage.pointee.state = newState
       if armed { registrar.didSet(self, keyPath: stateKeyPath) }
+      if armed && observedMembers.isTracking { reportMemberChanges(from: previous) }
       if !storage.pointee.observers.isEmpty { notifyObservers() }
     }
   }
