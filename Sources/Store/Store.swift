@@ -46,9 +46,10 @@ import Synchronization
 /// sequences finish.
 ///
 /// ## Observation
-/// Reading ``state`` inside Observation tracking registers for any change of the state; reading
-/// a member through the store (`store.count`, see ``subscript(dynamicMember:)-(KeyPath<State,Value>)``)
-/// registers for that member only.
+/// A store is `Observable`. Reading ``state`` inside Observation tracking (a SwiftUI view's
+/// `body`, `withObservationTracking`) registers for any change of the state; reading a member
+/// through the store, `store.count`, registers for changes of that member only (see
+/// `subscript(dynamicMember:)`).
 @dynamicMemberLookup
 public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable {
   // `@unchecked Sendable`: all mutable state is in `storage`, which is only touched by the thread
@@ -80,7 +81,8 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
   /// time it is written (demangling its generic arguments: ~2.5 µs), which a store whose state has
   /// been read (and so reports to Observation) would otherwise pay twice per action.
   @usableFromInline let stateKeyPath: KeyPath<Store, State> = \.state
-  /// Set once `state` has been read: from then on mutations are reported to Observation.
+  /// Set once `state` or a member has been read: from then on mutations are reported to
+  /// Observation.
   /// Until then nobody can be observing, and sends skip the registrar's cost (~65 ns).
   @usableFromInline let observationArmed = Atomic<Bool>(false)
   /// The members of the state read through dynamic member lookup, reported one by one.
@@ -495,10 +497,10 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
     withProcessing {
       let armed = observationArmed.load(ordering: .relaxed)
       if armed { registrar.willSet(self, keyPath: stateKeyPath) }
-      let previous = storage.pointee.state
+      let previous = armed && observedMembers.isTracking ? storage.pointee.state : nil
       storage.pointee.state = newState
       if armed { registrar.didSet(self, keyPath: stateKeyPath) }
-      if armed && observedMembers.isTracking { reportMemberChanges(from: previous) }
+      if let previous { reportMemberChanges(from: previous) }
       if !storage.pointee.observers.isEmpty { notifyObservers() }
     }
   }

@@ -1,5 +1,3 @@
-import Observation
-
 /// A view of a store for a child feature: it reads the child's part of the state and sends the
 /// child's actions, embedded in the parent's, through the parent store's whole chain.
 ///
@@ -9,34 +7,31 @@ import Observation
 /// counter.state.count
 /// ```
 ///
-/// Reading ``state`` inside Observation tracking registers for any change of the parent's state;
-/// reading a member through the scoped store (`counter.count`) registers for that member only.
+/// ## Observation
+/// Reading ``state`` inside Observation tracking registers for any change of the parent's state.
+/// Reading a member, `counter.count`, registers for changes of that member only when the scoped
+/// store was made with a key path (`scope(state: \.counter, …)`), like
+/// `Store/subscript(dynamicMember:)`; the root store tracks it, so the observation holds however
+/// briefly the scoped store lives. Made with a closure, which cannot be compared, a scoped store
+/// registers a member read for any change of the parent's state, as ``state`` does.
 @dynamicMemberLookup
 public final class ScopedStore<State: Sendable, Action: Sendable>: Sendable {
   private let read: @Sendable () -> State
-  /// The child's state without registering an Observation access to the parent's.
-  private let peek: @Sendable () -> State
   private let deliver: @Sendable (Action, String?) -> Void
   private let subscribe: @Sendable (Bool, @escaping @Sendable (State) -> Void) -> StoreSubscription
-
-  let registrar = ObservationRegistrar()
-  /// The members read through dynamic member lookup, reported one by one.
-  let observedMembers = ObservedMembers<ScopedStore, State>()
-  /// The subscription to the parent that compares tracked members after each action, made when
-  /// the first member is read. The child state it last saw is only touched by its callback,
-  /// which the parent store runs under its lock.
-  private let memberWatch = SanitizerVisibleMutex<StoreSubscription?>(nil)
+  /// Where members are tracked: `nil` when the scope is a closure.
+  private let route: (any MemberRoute<State>)?
 
   init(
     read: @escaping @Sendable () -> State,
-    peek: @escaping @Sendable () -> State,
     deliver: @escaping @Sendable (Action, String?) -> Void,
-    subscribe: @escaping @Sendable (Bool, @escaping @Sendable (State) -> Void) -> StoreSubscription
+    subscribe: @escaping @Sendable (Bool, @escaping @Sendable (State) -> Void) -> StoreSubscription,
+    route: (any MemberRoute<State>)? = nil
   ) {
     self.read = read
-    self.peek = peek
     self.deliver = deliver
     self.subscribe = subscribe
+    self.route = route
   }
 
   /// The child's part of the parent store's current state.
@@ -72,53 +67,20 @@ public final class ScopedStore<State: Sendable, Action: Sendable>: Sendable {
     subscribe(immediately, onChange)
   }
 
-  /// A member of the child's current state, read as `counter.count`: inside Observation tracking
-  /// it registers for changes of that member only, like ``Store/subscript(dynamicMember:)-(KeyPath<State,Value>)``.
-  /// A member that is not `Equatable` is reported after every action that reaches the reducer.
+  /// A member of the child's current state that is not `Equatable`, read as `counter.tag`:
+  /// inside Observation tracking it registers for every action that reaches the parent's
+  /// reducer.
   public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
-    observeMember(keyPath) { _, _ in true }
+    guard let route else { return read()[keyPath: keyPath] }
+    return route.member(keyPath)
   }
 
-  /// A member of the child's current state that is `Equatable`: it registers for changes of that
-  /// member only, and is reported only when its value changes.
+  /// A member of the child's current state that is `Equatable`, read as `counter.count`: inside
+  /// Observation tracking it registers for changes of that member only (for any change of the
+  /// parent's state when this scoped store was made with a closure).
   public subscript<Value: Equatable>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
-    observeMember(keyPath) { $0[keyPath: keyPath] != $1[keyPath: keyPath] }
-  }
-
-  /// The identity under which a member is registered with Observation.
-  subscript<Value>(observedMember keyPath: KeyPath<State, Value>) -> Value {
-    peek()[keyPath: keyPath]
-  }
-
-  private func observeMember<Value>(
-    _ keyPath: KeyPath<State, Value>, changed: @escaping (State, State) -> Bool
-  ) -> Value {
-    let member = observedMembers.member(for: keyPath) {
-      let scopedKeyPath: KeyPath<ScopedStore, Value> = \.[observedMember: keyPath]
-      return ObservedMember(
-        changed: changed,
-        access: { $0.registrar.access($0, keyPath: scopedKeyPath) },
-        report: { scoped in
-          scoped.registrar.willSet(scoped, keyPath: scopedKeyPath)
-          scoped.registrar.didSet(scoped, keyPath: scopedKeyPath)
-        })
-    }
-    watchMembers()
-    member.access(self)
-    return peek()[keyPath: keyPath]
-  }
-
-  /// Subscribes to the parent once, to report the tracked members an action changed.
-  private func watchMembers() {
-    memberWatch.withLock { watch in
-      if watch != nil { return }
-      let last = LastValue<State>()
-      watch = subscribe(true) { [weak self] state in
-        defer { last.value = state }
-        guard let self, let previous = last.value else { return }
-        self.observedMembers.reportChanges(from: previous, to: state, on: self)
-      }
-    }
+    guard let route else { return read()[keyPath: keyPath] }
+    return route.member(keyPath)
   }
 
   /// A view of a part of this child's state and actions.
@@ -126,15 +88,35 @@ public final class ScopedStore<State: Sendable, Action: Sendable>: Sendable {
     state toChild: @escaping @Sendable (State) -> Child,
     action embed: @escaping @Sendable (ChildAction) -> Action
   ) -> ScopedStore<Child, ChildAction> {
+    scope(state: toChild, action: embed, route: nil)
+  }
+
+  /// A view of a part of this child's state and actions, whose members are observed one by one
+  /// (see "Observation" above).
+  ///
+  /// - Parameters:
+  ///   - toChild: The key path of the grandchild's part of this child's state.
+  ///   - embed: How a grandchild action becomes one of this child's actions.
+  public func scope<Child: Sendable, ChildAction: Sendable>(
+    state toChild: KeyPath<State, Child> & Sendable,
+    action embed: @escaping @Sendable (ChildAction) -> Action
+  ) -> ScopedStore<Child, ChildAction> {
+    scope(state: { $0[keyPath: toChild] }, action: embed, route: route?.appending(toChild))
+  }
+
+  private func scope<Child: Sendable, ChildAction: Sendable>(
+    state toChild: @escaping @Sendable (State) -> Child,
+    action embed: @escaping @Sendable (ChildAction) -> Action,
+    route: (any MemberRoute<Child>)?
+  ) -> ScopedStore<Child, ChildAction> {
     let read = self.read
-    let peek = self.peek
     let deliver = self.deliver
     let subscribe = self.subscribe
     return ScopedStore<Child, ChildAction>(
       read: { toChild(read()) },
-      peek: { toChild(peek()) },
       deliver: { action, context in deliver(embed(action), context) },
-      subscribe: { immediately, onChange in subscribe(immediately) { onChange(toChild($0)) } }
+      subscribe: { immediately, onChange in subscribe(immediately) { onChange(toChild($0)) } },
+      route: route
     )
   }
 }
@@ -142,22 +124,48 @@ public final class ScopedStore<State: Sendable, Action: Sendable>: Sendable {
 extension Store {
   /// A view of this store for a child feature.
   ///
+  /// Members read through it (`counter.count`) register for any change of this store's state:
+  /// a closure cannot tell which part of the state it reads. Scope with a key path to observe
+  /// them one by one.
+  ///
   /// - Parameters:
-  ///   - toChild: The child's part of the state (a key path literal converts to it).
+  ///   - toChild: The child's part of the state.
   ///   - embed: How a child action becomes one of this store's actions (an enum case works).
   public func scope<Child: Sendable, ChildAction: Sendable>(
     state toChild: @escaping @Sendable (State) -> Child,
     action embed: @escaping @Sendable (ChildAction) -> Action
   ) -> ScopedStore<Child, ChildAction> {
+    scope(state: toChild, action: embed, route: nil)
+  }
+
+  /// A view of this store for a child feature, whose members are observed one by one: reading
+  /// `counter.count` inside Observation tracking registers for changes of the child's `count`
+  /// only.
+  ///
+  /// - Parameters:
+  ///   - toChild: The key path of the child's part of the state.
+  ///   - embed: How a child action becomes one of this store's actions (an enum case works).
+  public func scope<Child: Sendable, ChildAction: Sendable>(
+    state toChild: KeyPath<State, Child> & Sendable,
+    action embed: @escaping @Sendable (ChildAction) -> Action
+  ) -> ScopedStore<Child, ChildAction> {
+    scope(
+      state: { $0[keyPath: toChild] }, action: embed,
+      route: StoreMemberRoute(store: self, path: toChild))
+  }
+
+  private func scope<Child: Sendable, ChildAction: Sendable>(
+    state toChild: @escaping @Sendable (State) -> Child,
+    action embed: @escaping @Sendable (ChildAction) -> Action,
+    route: (any MemberRoute<Child>)?
+  ) -> ScopedStore<Child, ChildAction> {
     ScopedStore<Child, ChildAction>(
       read: { toChild(self.state) },
-      peek: { toChild(self.currentState) },
       deliver: { action, context in self.send(embed(action), context: context) },
       subscribe: { immediately, onChange in
         self.observe(immediately: immediately) { onChange(toChild($0)) }
-      }
+      },
+      route: route
     )
   }
 }
-
-extension ScopedStore: Observable {}

@@ -1,43 +1,56 @@
 import Observation
 import Synchronization
 
-/// A member of a state that an Observation access was registered for: how to tell whether it
-/// changed, and how to register and report it under its own key path.
+/// What identifies a member read through dynamic member lookup: the path of the scope it was
+/// read through (`nil` when read on the store itself) and its key path within that scope.
 ///
-/// `@unchecked Sendable`: every property is a constant; the closures hold key paths, which are
-/// immutable values.
+/// `@unchecked Sendable`: key paths are immutable values.
 @usableFromInline
-final class ObservedMember<Subject: AnyObject, State>: @unchecked Sendable {
-  /// Whether the member differs between two states. Always `true` for a member that is not
-  /// `Equatable`: it is reported on every change of state.
-  @usableFromInline let changed: (State, State) -> Bool
-  /// Registers an Observation access to the member.
-  @usableFromInline let access: (Subject) -> Void
-  /// Reports a change of the member (`willSet` then `didSet`).
-  @usableFromInline let report: (Subject) -> Void
+struct MemberKey: Hashable, @unchecked Sendable {
+  let scope: AnyKeyPath?
+  let member: AnyKeyPath
 
-  init(
-    changed: @escaping (State, State) -> Bool, access: @escaping (Subject) -> Void,
-    report: @escaping (Subject) -> Void
-  ) {
-    self.changed = changed
-    self.access = access
-    self.report = report
+  init(_ member: AnyKeyPath, in scope: AnyKeyPath? = nil) {
+    self.scope = scope
+    self.member = member
   }
 }
 
-/// The members of a state that have been read through dynamic member lookup: the ones whose
-/// changes are reported to Observation one by one. A member stays tracked once read; only its
-/// key path identifies it, so reading it again costs a dictionary look-up.
+/// A member of a store's state that has been read through dynamic member lookup: the key path of
+/// the store under which it is registered with Observation, and how to tell whether it changed.
+///
+/// `@unchecked Sendable`: both properties are constants; `changed` holds only key paths, which
+/// are immutable values.
+@usableFromInline
+final class ObservedMember<Subject: AnyObject, State>: @unchecked Sendable {
+  /// The key path of the subject under which Observation knows the member: registered when the
+  /// member is read, reported when it changes.
+  let keyPath: KeyPath<Subject, Void>
+  /// Whether the member differs between two states. Always `true` for a member that is not
+  /// `Equatable`: it is reported after every action that reaches the reducer.
+  let changed: (State, State) -> Bool
+
+  init(keyPath: KeyPath<Subject, Void>, changed: @escaping (State, State) -> Bool) {
+    self.keyPath = keyPath
+    self.changed = changed
+  }
+}
+
+/// The members of a store's state that have been read through dynamic member lookup: after each
+/// action the store reports, one by one, those whose value changed.
+///
+/// A member stays tracked once read: Observation gives no signal when the last observer of a key
+/// path goes away, and comparing a member nobody observes costs one comparison per action.
 @usableFromInline
 final class ObservedMembers<Subject: AnyObject, State>: Sendable {
-  private struct Table {
-    var byKeyPath: [AnyKeyPath: ObservedMember<Subject, State>] = [:]
+  private struct Table: Sendable {
+    var byKey: [MemberKey: ObservedMember<Subject, State>] = [:]
     var list: [ObservedMember<Subject, State>] = []
   }
 
   /// Guards the table: readers on any thread add members, the processing thread takes the list.
   private let table = SanitizerVisibleMutex(Table())
+  /// How many members the table holds, readable without its lock.
   private let count = Atomic<Int>(0)
 
   @usableFromInline init() {}
@@ -45,25 +58,21 @@ final class ObservedMembers<Subject: AnyObject, State>: Sendable {
   /// Whether any member is tracked, without taking the lock.
   @usableFromInline var isTracking: Bool { count.load(ordering: .acquiring) != 0 }
 
-  /// The tracked members, in the order they were first read.
-  @usableFromInline var all: [ObservedMember<Subject, State>] { table.withLock { $0.list } }
-
-  /// The member for `keyPath`, made by `make` the first time.
+  /// The member for `key`, made the first time from its position in the table (the index of the
+  /// key path it is registered under) by `make`.
   func member(
-    for keyPath: AnyKeyPath, make: () -> ObservedMember<Subject, State>
+    for key: MemberKey, make: (Int) -> ObservedMember<Subject, State>
   ) -> ObservedMember<Subject, State> {
     table.withLock { table in
-      if let member = table.byKeyPath[keyPath] { return member }
-      let member = make()
-      table.byKeyPath[keyPath] = member
+      if let member = table.byKey[key] { return member }
+      let member = make(table.list.count)
+      table.byKey[key] = member
       table.list.append(member)
       count.store(table.list.count, ordering: .releasing)
       return member
     }
   }
 
-  /// Reports every tracked member that differs between `previous` and `current` on `subject`.
-  func reportChanges(from previous: State, to current: State, on subject: Subject) {
-    for member in all where member.changed(previous, current) { member.report(subject) }
-  }
+  /// The tracked members, in the order they were first read.
+  var all: [ObservedMember<Subject, State>] { table.withLock { $0.list } }
 }

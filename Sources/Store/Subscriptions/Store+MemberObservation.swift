@@ -3,51 +3,72 @@ import Observation
 extension Store {
   /// A member of the current state, read as `store.count`: inside Observation tracking (a
   /// SwiftUI view's `body`, `withObservationTracking`) it registers for changes of that member
-  /// only, where ``state`` registers for any change.
+  /// only, where ``state`` registers for any change of the state.
+  ///
+  /// After each action that reaches the reducer the store reports every member read this way.
+  /// This overload serves members that are not `Equatable`, which cannot be compared: they are
+  /// reported after every such action, as ``state`` is.
+  ///
+  /// A chain such as `store.settings.theme` reads `settings` through the store and `theme` from
+  /// the value it returns: it registers for changes of `settings`, any part of it. To observe a
+  /// narrower part, scope the store with a key path (`store.scope(state: \.settings, action: …)`)
+  /// and read the member through the scoped store.
+  public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
+    track(MemberKey(keyPath)) { { _, _ in true } }
+    return currentState[keyPath: keyPath]
+  }
+
+  /// A member of the current state that is `Equatable`, read as `store.count`: inside
+  /// Observation tracking it registers for changes of that member only, and it is reported only
+  /// after an action that changes its value.
   ///
   /// ```swift
   /// withObservationTracking {
-  ///   _ = store.count          // not invalidated when another field changes
+  ///   print("count is", store.count)
   /// } onChange: {
-  ///   print("count will change")
+  ///   print("count changed")  // not called when an action changes another field only
   /// }
   /// ```
   ///
-  /// After each action the store compares every member read this way with its value before the
-  /// action, and reports the ones that differ. A member that is not `Equatable` is reported
-  /// after every action that reaches the reducer.
-  public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
-    observeMember(keyPath) { _, _ in true }
-  }
-
-  /// A member of the current state that is `Equatable`, read as `store.count`: it registers for
-  /// changes of that member only, and is reported only when its value changes.
+  /// The store compares each member read this way before and after every action that reaches
+  /// the reducer, and reports (`willSet` then `didSet`, once the reducer has returned) those
+  /// whose value differs. A store whose members have never been read does no such work.
   public subscript<Value: Equatable>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
-    observeMember(keyPath) { $0[keyPath: keyPath] != $1[keyPath: keyPath] }
-  }
-
-  /// The identity under which a member is registered with Observation: a key path of the store.
-  subscript<Value>(observedMember keyPath: KeyPath<State, Value>) -> Value {
-    currentState[keyPath: keyPath]
-  }
-
-  private func observeMember<Value>(
-    _ keyPath: KeyPath<State, Value>, changed: @escaping (State, State) -> Bool
-  ) -> Value {
-    if !observationArmed.load(ordering: .relaxed) { observationArmed.store(true, ordering: .relaxed) }
-    let member = observedMembers.member(for: keyPath) {
-      // Formed once per member: writing a key path into a generic class costs microseconds.
-      let storeKeyPath: KeyPath<Store, Value> = \.[observedMember: keyPath]
-      return ObservedMember(
-        changed: changed,
-        access: { $0.registrar.access($0, keyPath: storeKeyPath) },
-        report: { store in
-          store.registrar.willSet(store, keyPath: storeKeyPath)
-          store.registrar.didSet(store, keyPath: storeKeyPath)
-        })
-    }
-    member.access(self)
+    track(MemberKey(keyPath)) { { $0[keyPath: keyPath] != $1[keyPath: keyPath] } }
     return currentState[keyPath: keyPath]
+  }
+
+  /// A member of a part of the state, read through a scoped store: registered and reported as a
+  /// member of this store, so that it is observed for as long as the store lives, however short
+  /// the scoped store's life.
+  func member<Child, Value>(_ member: KeyPath<Child, Value>, in scope: KeyPath<State, Child>) -> Value {
+    track(MemberKey(member, in: scope)) { { _, _ in true } }
+    return currentState[keyPath: scope][keyPath: member]
+  }
+
+  /// An `Equatable` member of a part of the state, read through a scoped store.
+  func member<Child, Value: Equatable>(
+    _ member: KeyPath<Child, Value>, in scope: KeyPath<State, Child>
+  ) -> Value {
+    track(MemberKey(member, in: scope)) {
+      let path = scope.appending(path: member)
+      return { $0[keyPath: path] != $1[keyPath: path] }
+    }
+    return currentState[keyPath: scope][keyPath: member]
+  }
+
+  /// The identity under which the member at `index` of `observedMembers` is registered with
+  /// Observation. The registrar never reads it; it only compares key paths.
+  subscript(observedMember index: Int) -> Void { () }
+
+  /// Registers an Observation access to the member `key`, tracking it first if it is new.
+  private func track(_ key: MemberKey, changed: () -> (State, State) -> Bool) {
+    if !observationArmed.load(ordering: .relaxed) { observationArmed.store(true, ordering: .relaxed) }
+    let member = observedMembers.member(for: key) { index in
+      // Formed once per member: writing a key path into a generic class costs microseconds.
+      ObservedMember(keyPath: \Store.[observedMember: index], changed: changed())
+    }
+    registrar.access(self, keyPath: member.keyPath)
   }
 
   /// Runs the reducer while Observation is armed: reports the whole state, then each member read
@@ -70,9 +91,14 @@ extension Store {
     return effect
   }
 
-  /// Reports each tracked member that differs between `previous` and the current state.
+  /// Reports each tracked member that differs between `previous` and the current state. Call as
+  /// the owner.
   @usableFromInline
   func reportMemberChanges(from previous: State) {
-    observedMembers.reportChanges(from: previous, to: storage.pointee.state, on: self)
+    let current = storage.pointee.state
+    for member in observedMembers.all where member.changed(previous, current) {
+      registrar.willSet(self, keyPath: member.keyPath)
+      registrar.didSet(self, keyPath: member.keyPath)
+    }
   }
 }
