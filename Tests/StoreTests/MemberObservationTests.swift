@@ -222,8 +222,9 @@ final class Invalidation: Sendable {
     await Task.detached { store.send(.increment) }.value
     #expect(first.count == 1)
     let second = Invalidation { _ = store.count }
+    await Task.detached { store.send(.rename("new")) }.value
+    #expect(second.count == 0)
     await Task.detached {
-      store.send(.rename("new"))
       store.send(.increment)
       store.send(.increment)
     }.value
