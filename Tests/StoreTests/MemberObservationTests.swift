@@ -214,6 +214,23 @@ final class Invalidation: Sendable {
     #expect(invalidation.count == 1)
   }
 
+  @Test func theReadmeExampleIsInvalidatedOnlyByTheMembersItReads() {
+    let store = Panel.store()
+    let child = store.scope(state: \.child, action: Panel.Action.child)
+    let changes = Atomic<Int>(0)
+    withObservationTracking {
+      _ = store.count  // registers `count` only
+      _ = child.label  // registers `child.label` only
+    } onChange: {
+      changes.add(1, ordering: .relaxed)  // a SwiftUI view would be invalidated here
+    }
+    store.send(.rename("Inbox"))  // changes neither: onChange is not called
+    child.send(.increment)  // changes `child.count`, which was not read: not called either
+    #expect(changes.load(ordering: .relaxed) == 0)
+    store.send(.increment)  // changes `count`: onChange is called
+    #expect(changes.load(ordering: .relaxed) == 1)
+  }
+
   // MARK: - Threads
 
   @MainActor @Test func observationRegisteredOnTheMainActorIsDeliveredOncePerChange() async {
