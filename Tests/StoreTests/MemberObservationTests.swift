@@ -20,6 +20,9 @@ enum Panel {
     var child = Child()
     var tag = Tag()
 
+    /// Computed: compared through its key path, where stored members are compared in place.
+    var isEven: Bool { count.isMultiple(of: 2) }
+
     static func == (lhs: State, rhs: State) -> Bool {
       lhs.count == rhs.count && lhs.title == rhs.title && lhs.child == rhs.child
     }
@@ -85,6 +88,15 @@ final class Invalidation: Sendable {
     let invalidation = Invalidation { _ = store.count }
     store.send(.setCount(3))
     #expect(invalidation.count == 0)
+  }
+
+  @Test func aComputedMemberIsInvalidatedOnlyWhenItsValueChanges() {
+    let store = Panel.store()
+    let invalidation = Invalidation { _ = store.isEven }
+    store.send(.setCount(2))
+    #expect(invalidation.count == 0)
+    store.send(.increment)
+    #expect(invalidation.count == 1)
   }
 
   @Test func aMemberReadsTheCurrentValue() {

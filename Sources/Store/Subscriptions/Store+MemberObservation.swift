@@ -13,6 +13,8 @@ extension Store {
   /// the value it returns: it registers for changes of `settings`, any part of it. To observe a
   /// narrower part, scope the store with a key path (`store.scope(state: \.settings, action: …)`)
   /// and read the member through the scoped store.
+  // Inlinable, as the next one, so that the comparison is specialized for the client's State.
+  @inlinable
   public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
     track(MemberKey(keyPath)) { { _, _ in true } }
     return currentState[keyPath: keyPath]
@@ -33,8 +35,9 @@ extension Store {
   /// The store compares each member read this way before and after every action that reaches
   /// the reducer, and reports (`willSet` then `didSet`, once the reducer has returned) those
   /// whose value differs. A store whose members have never been read does no such work.
+  @inlinable
   public subscript<Value: Equatable>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
-    track(MemberKey(keyPath)) { { $0[keyPath: keyPath] != $1[keyPath: keyPath] } }
+    track(MemberKey(keyPath)) { ObservedMember.comparing(keyPath) }
     return currentState[keyPath: keyPath]
   }
 
@@ -50,25 +53,15 @@ extension Store {
   func member<Child, Value: Equatable>(
     _ member: KeyPath<Child, Value>, in scope: KeyPath<State, Child>
   ) -> Value {
-    track(MemberKey(member, in: scope)) {
-      let path = scope.appending(path: member)
-      return { $0[keyPath: path] != $1[keyPath: path] }
-    }
+    track(MemberKey(member, in: scope)) { ObservedMember.comparing(scope.appending(path: member)) }
     return currentState[keyPath: scope][keyPath: member]
   }
 
-  /// The identity under which the member at `index` of `observedMembers` is registered with
-  /// Observation. The registrar never reads it; it only compares key paths.
-  subscript(observedMember index: Int) -> Void { () }
-
   /// Registers an Observation access to the member `key`, tracking it first if it is new.
-  private func track(_ key: MemberKey, changed: () -> (State, State) -> Bool) {
+  @usableFromInline
+  func track(_ key: MemberKey, changed: () -> (State, State) -> Bool) {
     if !observationArmed.load(ordering: .relaxed) { observationArmed.store(true, ordering: .relaxed) }
-    let member = observedMembers.member(for: key) { index in
-      // Formed once per member: writing a key path into a generic class costs microseconds.
-      ObservedMember(keyPath: \Store.[observedMember: index], changed: changed())
-    }
-    registrar.access(self, keyPath: member.keyPath)
+    observedMembers.member(for: key) { ObservedMember(changed: changed()) }.signal.access()
   }
 
   /// Runs the reducer while Observation is armed: reports the whole state, then each member read
@@ -93,12 +86,13 @@ extension Store {
 
   /// Reports each tracked member that differs between `previous` and the current state. Call as
   /// the owner.
-  @usableFromInline
+  // Inlinable so that it is specialized for the client's State (inlined into `reduceObserved`):
+  // unspecialized, it paid generic metadata look-ups on every action.
+  @inlinable
   func reportMemberChanges(from previous: State) {
     let current = storage.pointee.state
-    for member in observedMembers.all where member.changed(previous, current) {
-      registrar.willSet(self, keyPath: member.keyPath)
-      registrar.didSet(self, keyPath: member.keyPath)
+    for member in observedMembers.forOwner() where member.changed(previous, current) {
+      member.signal.report()
     }
   }
 }
