@@ -86,7 +86,7 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
   /// Until then nobody can be observing, and sends skip the registrar's cost (~65 ns).
   @usableFromInline let observationArmed = Atomic<Bool>(false)
   /// The members of the state read through dynamic member lookup, reported one by one.
-  @usableFromInline let observedMembers = ObservedMembers<State>()
+  @usableFromInline let observedMembers = ObservedMembers<Store, State>()
   /// What threads processing another store asked of this one while it was busy (see
   /// `handOffInbox()`). Its lock is held only to add or take items, never while processing.
   @usableFromInline let inbox = SanitizerVisibleMutex<[InboxItem<Action>]>([])
@@ -311,9 +311,13 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
   @inlinable
   func reduce(_ action: Action) -> Effect<Action> {
     let storage = self.storage
-    let effect =
-      observationArmed.load(ordering: .relaxed)
-      ? reduceObserved(action) : reducer(&storage.pointee.state, action)
+    let armed = observationArmed.load(ordering: .relaxed)
+    if armed {
+      registrar.willSet(self, keyPath: stateKeyPath)
+      if observedMembers.isTracking { return reduceReportingMembers(action) }
+    }
+    let effect = reducer(&storage.pointee.state, action)
+    if armed { registrar.didSet(self, keyPath: stateKeyPath) }
     storage.pointee.reducerRan = true
     return effect
   }

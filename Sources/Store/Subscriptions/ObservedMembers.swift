@@ -16,20 +16,25 @@ struct MemberKey: Hashable, @unchecked Sendable {
   }
 }
 
-/// A member of a store's state that has been read through dynamic member lookup: how to tell
-/// whether it changed, and the signal through which Observation knows it.
+/// A member of a store's state that has been read through dynamic member lookup: the key path of
+/// the store under which Observation knows it, and how to tell whether it changed.
 ///
-/// `@unchecked Sendable`: both properties are constants; `changed` holds only key paths, which
-/// are immutable values.
+/// `@unchecked Sendable`: both properties are constants; `changed` holds only a key path, an
+/// immutable value, or an offset.
 @usableFromInline
-final class ObservedMember<State>: @unchecked Sendable {
-  /// Registered when the member is read, reported when it changes.
-  @usableFromInline let signal = MemberSignal()
+final class ObservedMember<Owner: AnyObject, State>: @unchecked Sendable {
+  /// Registered with the store's registrar when the member is read, reported when it changes.
+  // A key path of the store, not of an object per member: a tracking that reads several members
+  // then registers with one registrar. Observation's one-shot tracking can leave an observer
+  // installed when a change arrives while it installs observers with several registrars, and
+  // such an observer then fires on every later change (seen in this suite's 8-thread test).
+  @usableFromInline let keyPath: KeyPath<Owner, Void>
   /// Whether the member differs between two states. Always `true` for a member that is not
   /// `Equatable`: it is reported after every action that reaches the reducer.
   @usableFromInline let changed: (State, State) -> Bool
 
-  @usableFromInline init(changed: @escaping (State, State) -> Bool) {
+  @usableFromInline init(keyPath: KeyPath<Owner, Void>, changed: @escaping (State, State) -> Bool) {
+    self.keyPath = keyPath
     self.changed = changed
   }
 
@@ -60,36 +65,6 @@ final class ObservedMember<State>: @unchecked Sendable {
   }
 }
 
-/// The identity of one tracked member for Observation: an observable object of its own, with one
-/// key path.
-// Not a key path of the store (`\Store.[member: index]`): the registrar hashes the key path on
-// every report, and hashing one with a subscript argument made each action observed through a
-// member several times slower than one observed through `state`. This key path is a stored
-// property of a non-generic class: formed once by the runtime, hashed as an offset.
-@usableFromInline
-final class MemberSignal: Observable, Sendable {
-  @usableFromInline let registrar = ObservationRegistrar()
-  /// The key path under which the member is registered; never read.
-  @usableFromInline let member: Void = ()
-  /// `\.member`, formed once: a key path literal is looked up by the runtime each time it is
-  /// evaluated.
-  static let memberKeyPath: KeyPath<MemberSignal, Void> & Sendable = \.member
-
-  @usableFromInline init() {}
-
-  /// Registers an Observation access to the member.
-  @usableFromInline func access() {
-    registrar.access(self, keyPath: Self.memberKeyPath)
-  }
-
-  /// Reports a change of the member.
-  @usableFromInline func report() {
-    let keyPath = Self.memberKeyPath
-    registrar.willSet(self, keyPath: keyPath)
-    registrar.didSet(self, keyPath: keyPath)
-  }
-}
-
 /// The members of a store's state that have been read through dynamic member lookup: after each
 /// action the store reports, one by one, those whose value changed.
 ///
@@ -99,32 +74,34 @@ final class MemberSignal: Observable, Sendable {
 /// `@unchecked Sendable`: `table` guards the members; `owned`, a copy of the list, is only touched
 /// by the thread processing the store, under the store's lock.
 @usableFromInline
-final class ObservedMembers<State>: @unchecked Sendable {
+final class ObservedMembers<Owner: AnyObject, State>: @unchecked Sendable {
   private struct Table: Sendable {
-    var byKey: [MemberKey: ObservedMember<State>] = [:]
-    var list: [ObservedMember<State>] = []
+    var byKey: [MemberKey: ObservedMember<Owner, State>] = [:]
+    var list: [ObservedMember<Owner, State>] = []
   }
 
   /// Guards the table: readers on any thread add members, the processing thread takes the list.
   private let table = SanitizerVisibleMutex(Table())
   /// How many members the table holds, readable without its lock.
-  private let count = Atomic<Int>(0)
+  @usableFromInline let count = Atomic<Int>(0)
   /// The list as the store's owner last took it: the owner takes the lock only when members
   /// were added since.
-  @exclusivity(unchecked) private var owned: [ObservedMember<State>] = []
+  @exclusivity(unchecked) private var owned: [ObservedMember<Owner, State>] = []
 
   @usableFromInline init() {}
 
   /// Whether any member is tracked, without taking the lock.
-  @usableFromInline var isTracking: Bool { count.load(ordering: .acquiring) != 0 }
+  // Inlinable: `reduce` asks on every action of an observed store.
+  @inlinable var isTracking: Bool { count.load(ordering: .acquiring) != 0 }
 
-  /// The member for `key`, made by `make` the first time.
+  /// The member for `key`, made the first time by `make` from its position in the table (which
+  /// names the key path it is registered under).
   @usableFromInline func member(
-    for key: MemberKey, make: () -> ObservedMember<State>
-  ) -> ObservedMember<State> {
+    for key: MemberKey, make: (Int) -> ObservedMember<Owner, State>
+  ) -> ObservedMember<Owner, State> {
     table.withLock { table in
       if let member = table.byKey[key] { return member }
-      let member = make()
+      let member = make(table.list.count)
       table.byKey[key] = member
       table.list.append(member)
       count.store(table.list.count, ordering: .releasing)
@@ -133,7 +110,7 @@ final class ObservedMembers<State>: @unchecked Sendable {
   }
 
   /// The tracked members, in the order they were first read. Call as the store's owner.
-  @usableFromInline func forOwner() -> [ObservedMember<State>] {
+  @usableFromInline func forOwner() -> [ObservedMember<Owner, State>] {
     if owned.count != count.load(ordering: .acquiring) { owned = table.withLock { $0.list } }
     return owned
   }

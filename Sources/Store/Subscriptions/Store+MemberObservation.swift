@@ -37,7 +37,7 @@ extension Store {
   /// whose value differs. A store whose members have never been read does no such work.
   @inlinable
   public subscript<Value: Equatable>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
-    track(MemberKey(keyPath)) { ObservedMember.comparing(keyPath) }
+    track(MemberKey(keyPath)) { ObservedMember<Store, State>.comparing(keyPath) }
     return currentState[keyPath: keyPath]
   }
 
@@ -53,34 +53,39 @@ extension Store {
   func member<Child, Value: Equatable>(
     _ member: KeyPath<Child, Value>, in scope: KeyPath<State, Child>
   ) -> Value {
-    track(MemberKey(member, in: scope)) { ObservedMember.comparing(scope.appending(path: member)) }
+    track(MemberKey(member, in: scope)) {
+      ObservedMember<Store, State>.comparing(scope.appending(path: member))
+    }
     return currentState[keyPath: scope][keyPath: member]
   }
+
+  /// The identity under which the member at `index` of `observedMembers` is registered with
+  /// Observation. The registrar never reads it; it only compares key paths.
+  @usableFromInline subscript(observedMember index: Int) -> Void { () }
 
   /// Registers an Observation access to the member `key`, tracking it first if it is new.
   @usableFromInline
   func track(_ key: MemberKey, changed: () -> (State, State) -> Bool) {
     if !observationArmed.load(ordering: .relaxed) { observationArmed.store(true, ordering: .relaxed) }
-    observedMembers.member(for: key) { ObservedMember(changed: changed()) }.signal.access()
+    let member = observedMembers.member(for: key) { index in
+      // Formed once per member: writing a key path into a generic class costs microseconds.
+      ObservedMember(keyPath: \Store.[observedMember: index], changed: changed())
+    }
+    registrar.access(self, keyPath: member.keyPath)
   }
 
-  /// Runs the reducer while Observation is armed: reports the whole state, then each member read
-  /// through dynamic member lookup whose value the action changed.
-  // Out of `reduce` so that an unobserved store's send carries none of it; inlinable so that it is
-  // specialized for the client's State and Action.
+  /// Runs the reducer for `reduce` once a member has been read and the state's `willSet` has been
+  /// reported: then reports the state's `didSet` and each member whose value the action changed.
+  // Out of `reduce`, so that a store whose members nobody reads carries none of it; inlinable so
+  // that it is specialized for the client's State and Action.
   @inlinable @inline(never)
-  func reduceObserved(_ action: Action) -> Effect<Action> {
+  func reduceReportingMembers(_ action: Action) -> Effect<Action> {
     let storage = self.storage
-    registrar.willSet(self, keyPath: stateKeyPath)
-    guard observedMembers.isTracking else {
-      let effect = reducer(&storage.pointee.state, action)
-      registrar.didSet(self, keyPath: stateKeyPath)
-      return effect
-    }
     let previous = storage.pointee.state
     let effect = reducer(&storage.pointee.state, action)
     registrar.didSet(self, keyPath: stateKeyPath)
     reportMemberChanges(from: previous)
+    storage.pointee.reducerRan = true
     return effect
   }
 
@@ -92,7 +97,8 @@ extension Store {
   func reportMemberChanges(from previous: State) {
     let current = storage.pointee.state
     for member in observedMembers.forOwner() where member.changed(previous, current) {
-      member.signal.report()
+      registrar.willSet(self, keyPath: member.keyPath)
+      registrar.didSet(self, keyPath: member.keyPath)
     }
   }
 }
