@@ -286,7 +286,7 @@ final class Invalidation: Sendable {
           } onChange: {
             fired.add(1, ordering: .relaxed)
           }
-          // Armed before this thread's own change: the tracking fires by the time it returns.
+          // Armed before this thread's own change: the tracking has fired when `send` returns.
           store.send(.increment)
         }
         switch index % 4 {
@@ -299,7 +299,11 @@ final class Invalidation: Sendable {
     }
     #expect(store.count == 8 * (250 + 25))
     #expect(child.count == 8 * 250)
-    #expect(fired.load(ordering: .relaxed) == armed.load(ordering: .relaxed))
+    // Every tracking fired: none missed its change. Not `==`: Observation's own one-shot tracking
+    // can fire more than once, or stay installed, when a change arrives on another thread while
+    // it installs its observers (reproduced with a bare `ObservationRegistrar`; see
+    // swiftlang/swift#82774). The exactly-once cases are the tests above.
+    #expect(fired.load(ordering: .relaxed) >= armed.load(ordering: .relaxed))
     let count = Invalidation { _ = store.count }
     let childCount = Invalidation { _ = child.count }
     store.send(.rename("last"))
