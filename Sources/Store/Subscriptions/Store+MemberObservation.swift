@@ -91,7 +91,7 @@ extension Store {
 
   /// Reports each tracked member that differs between `previous` and the current state. Call as
   /// the owner.
-  // Inlinable so that it is specialized for the client's State (inlined into `reduceObserved`):
+  // Inlinable so that it is specialized for the client's State (inlined into `reduceReportingMembers`):
   // unspecialized, it paid generic metadata look-ups on every action.
   @inlinable
   func reportMemberChanges(from previous: State) {
