@@ -92,7 +92,7 @@ RELATIVE = [("timetravel/send-recommended", "tracer/record-growing", 1.5),
 LARGE_STATE_PEAK_MB = (64 << 20) / 1e6 + 64
 
 ORDER = ["floor", "floor/bare-increment", "send/no-middleware", "send/3-middlewares",
-         "send/1-observer", "send/observation-armed", "send/allocations", "control/one-malloc", "logger/predicate-rejects",
+         "send/1-observer", "send/observation-armed", "send/observation-member", "send/allocations", "control/one-malloc", "logger/predicate-rejects",
          "logger/no-op-sink-with-diff", "tracer/record", "tracer/record-growing",
          "tracer/minimal-recording-middleware", "timetravel/send-recommended", "round-trip/thunk", "round-trip/effect-run",
          "timetravel/jump", "replay/verify", "timetravel/jump-replay-step", "timetravel/undo-replay-step",

@@ -44,6 +44,13 @@ import Synchronization
 /// Effects hold the store weakly. When the last reference to a store goes away, every effect,
 /// thunk and timer it started is cancelled, actions they still send are dropped, and its state
 /// sequences finish.
+///
+/// ## Observation
+/// A store is `Observable`. Reading ``state`` inside Observation tracking (a SwiftUI view's
+/// `body`, `withObservationTracking`) registers for any change of the state; reading a member
+/// through the store, `store.count`, registers for changes of that member only (see
+/// `subscript(dynamicMember:)`).
+@dynamicMemberLookup
 public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable {
   // `@unchecked Sendable`: all mutable state is in `storage`, which is only touched by the thread
   // that holds `lock` and has recorded itself in `owner`. `reducer`, `middleware`, `activity`
@@ -74,9 +81,12 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
   /// time it is written (demangling its generic arguments: ~2.5 µs), which a store whose state has
   /// been read (and so reports to Observation) would otherwise pay twice per action.
   @usableFromInline let stateKeyPath: KeyPath<Store, State> = \.state
-  /// Set once `state` has been read: from then on mutations are reported to Observation.
+  /// Set once `state` or a member has been read: from then on mutations are reported to
+  /// Observation.
   /// Until then nobody can be observing, and sends skip the registrar's cost (~65 ns).
   @usableFromInline let observationArmed = Atomic<Bool>(false)
+  /// The members of the state read through dynamic member lookup, reported one by one.
+  @usableFromInline let observedMembers = ObservedMembers<Store, State>()
   /// What threads processing another store asked of this one while it was busy (see
   /// `handOffInbox()`). Its lock is held only to add or take items, never while processing.
   @usableFromInline let inbox = SanitizerVisibleMutex<[InboxItem<Action>]>([])
@@ -321,7 +331,10 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
   func reduce(_ action: Action) -> Effect<Action> {
     let storage = self.storage
     let armed = observationArmed.load(ordering: .relaxed)
-    if armed { registrar.willSet(self, keyPath: stateKeyPath) }
+    if armed {
+      registrar.willSet(self, keyPath: stateKeyPath)
+      if observedMembers.isTracking { return reduceReportingMembers(action) }
+    }
     let effect = reducer(&storage.pointee.state, action)
     if armed { registrar.didSet(self, keyPath: stateKeyPath) }
     storage.pointee.reducerRan = true
@@ -536,8 +549,10 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
     withProcessing {
       let armed = observationArmed.load(ordering: .relaxed)
       if armed { registrar.willSet(self, keyPath: stateKeyPath) }
+      let previous = armed && observedMembers.isTracking ? storage.pointee.state : nil
       storage.pointee.state = newState
       if armed { registrar.didSet(self, keyPath: stateKeyPath) }
+      if let previous { reportMemberChanges(from: previous) }
       if !storage.pointee.observers.isEmpty { notifyObservers() }
     }
   }

@@ -166,6 +166,19 @@ let benchmarks: @Sendable () -> Void = {
     expectCount(store, benchmark.scaledIterations.count)
   }
 
+  // A store observed through one member, as a SwiftUI view reading `store.count` observes it:
+  // each action also compares `count` before and after, and reports it (it changes every time).
+  Benchmark("send/observation-member") { benchmark in
+    let store = makeStore()
+    _ = store.count
+    benchmark.startMeasurement()
+    for _ in benchmark.scaledIterations {
+      store.send(.increment)
+    }
+    benchmark.stopMeasurement()
+    expectCount(store, benchmark.scaledIterations.count)
+  }
+
   Benchmark("send/allocations") { benchmark in
     let store = makeStore()
     store.send(.increment)  // one-time set-up, if any, is not a per-send cost

@@ -6,19 +6,32 @@
 /// counter.send(.increment)    // the parent store processes .counter(.increment)
 /// counter.state.count
 /// ```
+///
+/// ## Observation
+/// Reading ``state`` inside Observation tracking registers for any change of the parent's state.
+/// Reading a member, `counter.count`, registers for changes of that member only when the scoped
+/// store was made with a key path (`scope(state: \.counter, …)`), like
+/// `Store/subscript(dynamicMember:)`; the root store tracks it, so the observation holds however
+/// briefly the scoped store lives. Made with a closure, which cannot be compared, a scoped store
+/// registers a member read for any change of the parent's state, as ``state`` does.
+@dynamicMemberLookup
 public final class ScopedStore<State: Sendable, Action: Sendable>: Sendable {
   private let read: @Sendable () -> State
   private let deliver: @Sendable (Action, String?) -> Void
   private let subscribe: @Sendable (Bool, @escaping @Sendable (State) -> Void) -> StoreSubscription
+  /// Where members are tracked: `nil` when the scope is a closure.
+  private let route: (any MemberRoute<State>)?
 
   init(
     read: @escaping @Sendable () -> State,
     deliver: @escaping @Sendable (Action, String?) -> Void,
-    subscribe: @escaping @Sendable (Bool, @escaping @Sendable (State) -> Void) -> StoreSubscription
+    subscribe: @escaping @Sendable (Bool, @escaping @Sendable (State) -> Void) -> StoreSubscription,
+    route: (any MemberRoute<State>)? = nil
   ) {
     self.read = read
     self.deliver = deliver
     self.subscribe = subscribe
+    self.route = route
   }
 
   /// The child's part of the parent store's current state.
@@ -54,10 +67,47 @@ public final class ScopedStore<State: Sendable, Action: Sendable>: Sendable {
     subscribe(immediately, onChange)
   }
 
+  /// A member of the child's current state that is not `Equatable`, read as `counter.tag`:
+  /// inside Observation tracking it registers for every action that reaches the parent's
+  /// reducer.
+  public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
+    guard let route else { return read()[keyPath: keyPath] }
+    return route.member(keyPath)
+  }
+
+  /// A member of the child's current state that is `Equatable`, read as `counter.count`: inside
+  /// Observation tracking it registers for changes of that member only (for any change of the
+  /// parent's state when this scoped store was made with a closure).
+  public subscript<Value: Equatable>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
+    guard let route else { return read()[keyPath: keyPath] }
+    return route.member(keyPath)
+  }
+
   /// A view of a part of this child's state and actions.
   public func scope<Child: Sendable, ChildAction: Sendable>(
     state toChild: @escaping @Sendable (State) -> Child,
     action embed: @escaping @Sendable (ChildAction) -> Action
+  ) -> ScopedStore<Child, ChildAction> {
+    scope(state: toChild, action: embed, route: nil)
+  }
+
+  /// A view of a part of this child's state and actions, whose members are observed one by one
+  /// (see "Observation" above).
+  ///
+  /// - Parameters:
+  ///   - toChild: The key path of the grandchild's part of this child's state.
+  ///   - embed: How a grandchild action becomes one of this child's actions.
+  public func scope<Child: Sendable, ChildAction: Sendable>(
+    state toChild: KeyPath<State, Child> & Sendable,
+    action embed: @escaping @Sendable (ChildAction) -> Action
+  ) -> ScopedStore<Child, ChildAction> {
+    scope(state: { $0[keyPath: toChild] }, action: embed, route: route?.appending(toChild))
+  }
+
+  private func scope<Child: Sendable, ChildAction: Sendable>(
+    state toChild: @escaping @Sendable (State) -> Child,
+    action embed: @escaping @Sendable (ChildAction) -> Action,
+    route: (any MemberRoute<Child>)?
   ) -> ScopedStore<Child, ChildAction> {
     let read = self.read
     let deliver = self.deliver
@@ -65,7 +115,8 @@ public final class ScopedStore<State: Sendable, Action: Sendable>: Sendable {
     return ScopedStore<Child, ChildAction>(
       read: { toChild(read()) },
       deliver: { action, context in deliver(embed(action), context) },
-      subscribe: { immediately, onChange in subscribe(immediately) { onChange(toChild($0)) } }
+      subscribe: { immediately, onChange in subscribe(immediately) { onChange(toChild($0)) } },
+      route: route
     )
   }
 }
@@ -73,19 +124,48 @@ public final class ScopedStore<State: Sendable, Action: Sendable>: Sendable {
 extension Store {
   /// A view of this store for a child feature.
   ///
+  /// Members read through it (`counter.count`) register for any change of this store's state:
+  /// a closure cannot tell which part of the state it reads. Scope with a key path to observe
+  /// them one by one.
+  ///
   /// - Parameters:
-  ///   - toChild: The child's part of the state (a key path literal converts to it).
+  ///   - toChild: The child's part of the state.
   ///   - embed: How a child action becomes one of this store's actions (an enum case works).
   public func scope<Child: Sendable, ChildAction: Sendable>(
     state toChild: @escaping @Sendable (State) -> Child,
     action embed: @escaping @Sendable (ChildAction) -> Action
+  ) -> ScopedStore<Child, ChildAction> {
+    scope(state: toChild, action: embed, route: nil)
+  }
+
+  /// A view of this store for a child feature, whose members are observed one by one: reading
+  /// `counter.count` inside Observation tracking registers for changes of the child's `count`
+  /// only.
+  ///
+  /// - Parameters:
+  ///   - toChild: The key path of the child's part of the state.
+  ///   - embed: How a child action becomes one of this store's actions (an enum case works).
+  public func scope<Child: Sendable, ChildAction: Sendable>(
+    state toChild: KeyPath<State, Child> & Sendable,
+    action embed: @escaping @Sendable (ChildAction) -> Action
+  ) -> ScopedStore<Child, ChildAction> {
+    scope(
+      state: { $0[keyPath: toChild] }, action: embed,
+      route: StoreMemberRoute(store: self, path: toChild))
+  }
+
+  private func scope<Child: Sendable, ChildAction: Sendable>(
+    state toChild: @escaping @Sendable (State) -> Child,
+    action embed: @escaping @Sendable (ChildAction) -> Action,
+    route: (any MemberRoute<Child>)?
   ) -> ScopedStore<Child, ChildAction> {
     ScopedStore<Child, ChildAction>(
       read: { toChild(self.state) },
       deliver: { action, context in self.send(embed(action), context: context) },
       subscribe: { immediately, onChange in
         self.observe(immediately: immediately) { onChange(toChild($0)) }
-      }
+      },
+      route: route
     )
   }
 }
