@@ -39,7 +39,7 @@ extension JournalDocument {
     var patches = StatePatch.between(mine, theirs)
     // A file that does not list them says nothing of the redacted values an entry changed.
     guard listsRedactedChanges(at: position), other.listsRedactedChanges(at: otherPosition) else {
-      return patches.map { $0.description(before: mine) }
+      return StatePatch.descriptions(of: patches, from: mine)
     }
     let mineChanged = entries[position].redactedChanges
     let theirsChanged = other.entries[otherPosition].redactedChanges
@@ -56,7 +56,7 @@ extension JournalDocument {
       patches.append(StatePatch(path: path, value: value))
       patched.insert(path)
     }
-    return patches.map { $0.description(before: mine) }
+    return StatePatch.descriptions(of: patches, from: mine)
   }
 
   /// Whether the entry at `position` lists the redacted values it changed: entries written with
@@ -66,6 +66,6 @@ extension JournalDocument {
   }
 
   private static func changes(from old: JSONValue, to new: JSONValue) -> [String] {
-    StatePatch.between(old, new).map { $0.description(before: old) }
+    StatePatch.descriptions(of: StatePatch.between(old, new), from: old)
   }
 }

@@ -62,63 +62,13 @@ extension JournalDocument {
     return [first] + entryObjects.dropFirst()
   }
 
-  /// The document as Chrome Trace Event JSON: one span per entry on the actions track, and a
-  /// flow arrow from each entry to the entries it caused. Opens in Perfetto and chrome://tracing.
+  /// The document as Chrome Trace Event JSON, written as `JournalSnapshot.chromeTrace(options:)`
+  /// writes a recorded journal (docs/formats/chrome-trace.md): action, reducer and effect spans,
+  /// and the causes as flow arrows. Opens in Perfetto and chrome://tracing.
   public func chromeTrace() -> Data {
-    func microseconds(_ nanoseconds: Int64) -> JSONValue {
-      .number(String(format: "%.3f", Double(nanoseconds) / 1000))
-    }
-    var events: [JSONValue] = [
-      .object([
-        JSONMember("name", .string("process_name")), JSONMember("ph", .string("M")),
-        JSONMember("pid", .integer(1)),
-        JSONMember("tid", .integer(0)),
-        JSONMember("args", .object([JSONMember("name", .string("Chronicle store"))])),
-      ]),
-      .object([
-        JSONMember("name", .string("thread_name")), JSONMember("ph", .string("M")),
-        JSONMember("pid", .integer(1)),
-        JSONMember("tid", .integer(1)), JSONMember("args", .object([JSONMember("name", .string("actions"))])),
-      ]),
-    ]
-    for (offset, entry) in entries.enumerated() {
-      var args = [
-        JSONMember("seq", .integer(entry.sequence)), JSONMember("index", .integer(entry.index)),
-        JSONMember("cause", .string(entry.causeDescription)),
-        JSONMember("action", entryObjects[offset]["action"] ?? .null),
-        JSONMember("outcome", .string(entry.outcome)),
-      ]
-      if let context = entry.context { args.insert(JSONMember("context", .string(context)), at: 2) }
-      events.append(
-        .object([
-          JSONMember("name", .string(entry.type)), JSONMember("cat", .string("action")),
-          JSONMember("ph", .string("X")), JSONMember("pid", .integer(1)), JSONMember("tid", .integer(1)),
-          JSONMember("ts", microseconds(entry.time)), JSONMember("dur", microseconds(max(entry.duration, 1))),
-          JSONMember("args", .object(args)),
-        ]))
-      if let parent = entry.causeParent, let source = position(ofSequence: parent) {
-        for (phase, time) in [("s", entries[source].time), ("f", entry.time)] {
-          var members = [
-            JSONMember("name", .string("cause")), JSONMember("cat", .string("cause")),
-            JSONMember("ph", .string(phase)), JSONMember("id", .integer(entry.sequence)),
-            JSONMember("pid", .integer(1)), JSONMember("tid", .integer(1)),
-            JSONMember("ts", microseconds(time)),
-          ]
-          if phase == "f" { members.append(JSONMember("bp", .string("e"))) }
-          events.append(.object(members))
-        }
-      }
-    }
-    let root = JSONValue.object([
-      JSONMember("traceEvents", .array(events)), JSONMember("displayTimeUnit", .string("ms")),
-      JSONMember(
-        "otherData",
-        .object([
-          JSONMember("format", .string("chronicle.chrome-trace")), JSONMember("version", .integer(1)),
-          JSONMember("origin", originISO8601.map { .string($0) } ?? .null),
-        ])),
-    ])
-    return Data(JSONWriter.serialize(root))
+    var stream = ExportStream()
+    try? ChromeTraceBuilder(input: DocumentTrace(document: self)).write(into: &stream)
+    return stream.data
   }
 
   /// The document as a Redux DevTools import file: the lifted-state form, with every state, when
@@ -184,4 +134,50 @@ extension JSONValue {
     }
     set { self = .object(newValue) }
   }
+}
+
+/// A document as the Chrome trace's input: its actions as the file holds them (already redacted
+/// when it was written).
+private struct DocumentTrace: ChromeTraceInput {
+  let document: JournalDocument
+
+  var entryCount: Int { document.entries.count }
+
+  func entry(at position: Int) -> ChromeTraceEntry {
+    let entry = document.entries[position]
+    return ChromeTraceEntry(
+      index: entry.index, sequence: entry.sequence, time: entry.time, chainNanos: UInt32(clamping: entry.duration),
+      reducerNanos: entry.reducerNanos, reducerOffsetNanos: entry.reducerOffsetNanos,
+      parent: entry.cause.parent ?? 0, effect: entry.cause.effect ?? 0)
+  }
+
+  func position(ofSequence sequence: UInt64) -> Int? { document.position(ofSequence: sequence) }
+
+  /// The loader checked every effect event with the same reader, so none is left out here.
+  var effectEvents: [ChromeTraceEffectEvent] {
+    document.effectObjects.enumerated().compactMap { offset, object in
+      guard
+        let fields = try? EventFields(
+          FieldReader(object, path: FieldPath([.key("effects"), .index(offset)])))
+      else { return nil }
+      return ChromeTraceEffectEvent(
+        effect: fields.effect, phase: fields.phase, error: fields.error, time: fields.time,
+        cause: fields.cause,
+        ids: fields.ids)
+    }
+  }
+
+  func action(at position: Int) -> (name: String, args: [JSONMember]) {
+    let entry = document.entries[position]
+    var args: [JSONMember] = [
+      JSONMember("seq", .integer(entry.sequence)), JSONMember("index", .integer(entry.index)),
+    ]
+    if let context = entry.context { args.append(JSONMember("context", .string(context))) }
+    args.append(JSONMember("cause", .string(entry.cause.description)))
+    args.append(JSONMember("action", document.entryObjects[position]["action"] ?? .null))
+    args.append(JSONMember("outcome", .string(entry.outcome)))
+    return (entry.type, args)
+  }
+
+  var origin: String? { document.originISO8601 }
 }

@@ -126,9 +126,8 @@ public struct JournalDocument: Sendable {
   /// the file says so (`redactedChanges`): its JSON is the same on both sides.
   public func stateChanges(from: Int, to: Int) -> [String]? {
     guard let before = state(before: from), let after = state(after: to) else { return nil }
-    return statePatches(from: from, to: to, before: before, after: after).map {
-      $0.description(before: before)
-    }
+    return StatePatch.descriptions(
+      of: statePatches(from: from, to: to, before: before, after: after), from: before)
   }
 
   /// The patches from `before`, the state before entry `from`, to `after`, the state after

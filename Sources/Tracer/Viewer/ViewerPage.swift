@@ -139,7 +139,8 @@ enum ViewerPage {
       let target = state;
       for (let i = 0; i < path.length - 1; i++) target = target[path[i]];
       const last = path[path.length - 1];
-      if (patch.length > 1) target[last] = clone(patch[1]);
+      if (patch.length > 2) target.splice(last, 0, clone(patch[1]));
+      else if (patch.length > 1) target[last] = clone(patch[1]);
       else if (Array.isArray(target)) target.splice(last, 1);
       else delete target[last];
       return state;
@@ -273,11 +274,15 @@ enum ViewerPage {
         "(export with states: .everyEntry).</p>";
       else if (patches.length === 0) html += '<p class="note">no change</p>';
       else {
+        // Each patch's path names the state as the patches before it left it.
         const before = stateAfter(pos - 1);
+        let current = before === undefined ? undefined : clone(before);
         for (const patch of patches) {
+          const old = patch.length > 2 || current === undefined ? undefined : valueAt(current, patch[0]);
           html += '<div class="change"><span class="path">' + esc(pathText(patch[0])) + '</span>: <span class="old">' +
-            valueHTML(valueAt(before, patch[0])) + '</span> → <span class="new">' +
+            valueHTML(old) + '</span> → <span class="new">' +
             valueHTML(patch.length > 1 ? patch[1] : undefined) + "</span></div>";
+          if (current !== undefined) current = applyPatch(current, patch);
         }
       }
       html += '</div><h2>State after</h2><div id="state" class="tree"></div>';
