@@ -146,8 +146,9 @@ private struct DocumentTrace: ChromeTraceInput {
   func entry(at position: Int) -> ChromeTraceEntry {
     let entry = document.entries[position]
     return ChromeTraceEntry(
-      index: entry.index, sequence: entry.sequence, time: entry.time, chainNanos: UInt32(clamping: entry.duration),
-      reducerNanos: entry.reducerNanos, reducerOffsetNanos: entry.reducerOffsetNanos,
+      index: entry.index, sequence: entry.sequence, time: entry.time,
+      chainNanos: UInt32(clamping: entry.duration), reducerNanos: entry.reducerNanos,
+      reducerOffsetNanos: entry.reducerOffsetNanos,
       parent: entry.cause.parent ?? 0, effect: entry.cause.effect ?? 0)
   }
 
