@@ -24,6 +24,11 @@ struct ExportStream: ~Copyable {
   private var finished = false
   private(set) var data = Data()
   private static let threshold = 1 << 16
+  /// The bytes already written out of ``writer``.
+  private var flushedCount = 0
+
+  /// The bytes of output so far, written or still in ``writer``.
+  var byteCount: Int { flushedCount + writer.bytes.count }
 
   /// A stream that keeps its output in ``data``.
   init() {
@@ -66,6 +71,7 @@ struct ExportStream: ~Copyable {
   }
 
   mutating func flush() throws(JournalExportError) {
+    flushedCount += writer.bytes.count
     defer { writer.bytes.removeAll(keepingCapacity: true) }
     guard let file else {
       data.append(contentsOf: writer.bytes)

@@ -71,57 +71,30 @@ extension JournalDocument {
     return stream.data
   }
 
-  /// The document as a Redux DevTools import file: the lifted-state form, with every state, when
+  /// The document as a Redux DevTools import file, written by the writer of
+  /// `JournalSnapshot.reduxDevTools(_:options:)`: the lifted-state form, with every state, when
   /// the file holds every state; the custom form (actions and the base state, for the page's
   /// reducer to recompute) otherwise.
   public func reduxDevTools() -> Data {
-    let actions: [JSONValue] = entries.enumerated().map { position, entry in
-      var meta = [
-        JSONMember("seq", .integer(entry.sequence)), JSONMember("index", .integer(entry.index)),
-        JSONMember("cause", entryObjects[position]["cause"] ?? .null),
-        JSONMember("outcome", .string(entry.outcome)),
-      ]
-      if let context = entry.context { meta.insert(JSONMember("context", .string(context)), at: 2) }
-      return .object([
-        JSONMember("type", .string(entry.type)),
-        JSONMember("payload", entryObjects[position]["action"] ?? .null),
-        JSONMember("meta", .object(meta)),
-      ])
-    }
-    let states = entries.indices.map { state(after: $0) }
-    guard baseState != .null, states.allSatisfy({ $0 != nil }) else {
-      let root = JSONValue.object([
-        JSONMember("payload", .string(JSONText.compact(.array(actions)))),
-        JSONMember("preloadedState", .string(JSONText.compact(baseState))),
-      ])
-      return Data(JSONWriter.serialize(root))
-    }
-    let origin = meta["origin"]?["wallTime"]?.numberText.flatMap { Int64($0) } ?? 0
-    func performed(_ action: JSONValue, nanoseconds: Int64) -> JSONValue {
-      .object([
-        JSONMember("type", .string("PERFORM_ACTION")), JSONMember("action", action),
-        JSONMember("timestamp", .integer(nanoseconds / 1_000_000)),
-      ])
-    }
-    var byID = [
-      JSONMember("0", performed(.object([JSONMember("type", .string("@@INIT"))]), nanoseconds: origin))
-    ]
-    for (position, action) in actions.enumerated() {
-      let wall = entryObjects[position]["wallTime"]?.numberText.flatMap { Int64($0) } ?? origin
-      byID.append(JSONMember(String(position + 1), performed(action, nanoseconds: wall)))
-    }
-    let computed = ([baseState] + states.compactMap { $0 }).map {
-      JSONValue.object([JSONMember("state", $0)])
-    }
-    let root = JSONValue.object([
-      JSONMember("actionsById", .object(byID)), JSONMember("computedStates", .array(computed)),
-      JSONMember("stagedActionIds", .array((0...actions.count).map { .integer($0) })),
-      JSONMember("skippedActionIds", .array([])), JSONMember("committedState", baseState),
-      JSONMember("currentStateIndex", .integer(actions.count)),
-      JSONMember("nextActionId", .integer(actions.count + 1)),
-      JSONMember("isLocked", .bool(false)), JSONMember("isPaused", .bool(false)),
-    ])
-    return Data(JSONWriter.serialize(root))
+    var stream = ExportStream()
+    try? ReduxDevToolsWriter(input: DocumentReduxDevTools(document: self), maxBytes: nil)
+      .write(reduxDevToolsForm, into: &stream)
+    return stream.data
+  }
+
+  /// Writes ``reduxDevTools()`` to `url`, replacing it, unless it is longer than `maxBytes`
+  /// (``JournalExportError/tooLarge(format:limit:)``; the old file is left as it was).
+  public func writeReduxDevTools(
+    to url: URL, maxBytes: Int? = ReduxDevToolsForm.maxImportBytes
+  ) throws(JournalExportError) {
+    var stream = try ExportStream(creating: url)
+    try ReduxDevToolsWriter(input: DocumentReduxDevTools(document: self), maxBytes: maxBytes)
+      .write(reduxDevToolsForm, into: &stream)
+  }
+
+  /// The lifted form when the document holds the base state and every state after it.
+  var reduxDevToolsForm: ReduxDevToolsForm {
+    baseState != .null && entries.indices.allSatisfy { state(after: $0) != nil } ? .liftedState : .custom
   }
 }
 
@@ -181,4 +154,40 @@ private struct DocumentTrace: ChromeTraceInput {
   }
 
   var origin: String? { document.originISO8601 }
+}
+
+/// A document as the Redux DevTools file's input: its values as the file holds them (already
+/// redacted when it was written).
+private struct DocumentReduxDevTools: ReduxDevToolsInput {
+  let document: JournalDocument
+
+  var entryCount: Int { document.entries.count }
+
+  func fluxAction(at position: Int) -> JSONValue {
+    let entry = document.entries[position]
+    let object = document.entryObjects[position]
+    var meta = [JSONMember("seq", .integer(entry.sequence)), JSONMember("index", .integer(entry.index))]
+    if let context = entry.context { meta.append(JSONMember("context", .string(context))) }
+    meta.append(JSONMember("cause", object["cause"] ?? .null))
+    meta.append(JSONMember("replayable", object["replayable"] ?? .bool(true)))
+    meta.append(JSONMember("outcome", .string(entry.outcome)))
+    return .object([
+      JSONMember("type", .string(entry.type)), JSONMember("payload", object["action"] ?? .null),
+      JSONMember("meta", .object(meta)),
+    ])
+  }
+
+  func wallNanos(at position: Int) -> Int64 {
+    document.entryObjects[position]["wallTime"]?.numberText.flatMap { Int64($0) } ?? originWallNanos
+  }
+
+  var originWallNanos: Int64 { document.meta["origin"]?["wallTime"]?.numberText.flatMap { Int64($0) } ?? 0 }
+
+  var baseState: JSONValue { document.baseState }
+
+  func forEachState(_ body: (JSONValue) throws(JournalExportError) -> Void) throws(JournalExportError) {
+    for position in document.entries.indices {
+      try body(document.state(after: position) ?? .null)
+    }
+  }
 }
