@@ -11,7 +11,7 @@ protocol ChromeTraceInput {
   /// The position of the entry with a sequence number, if it is held.
   func position(ofSequence sequence: UInt64) -> Int?
   /// The effect lifecycle events, in the order they happened.
-  var effectEvents: [ChromeTraceEffectEvent] { get }
+  var effectEvents: [EventFields] { get }
   /// The action span's name and `args` for the entry at a position.
   func action(at position: Int) -> (name: String, args: [JSONMember])
   /// The origin's ISO 8601 time, for `otherData`.
@@ -33,17 +33,6 @@ struct ChromeTraceEntry {
   var parent: UInt64
   /// The serial number of the effect that sent the action, 0 for none.
   var effect: UInt64
-}
-
-/// An effect lifecycle event on the timeline.
-struct ChromeTraceEffectEvent {
-  var effect: UInt64
-  var phase: EventRecord.Phase
-  var error: String?
-  /// Nanoseconds since the origin.
-  var time: Int64
-  var cause: Cause
-  var ids: [String]
 }
 
 /// One event of a Chrome trace, before it is written.
@@ -177,7 +166,10 @@ struct ChromeTraceBuilder<Input: ChromeTraceInput> {
   }
 
   func events() -> [ChromeTraceEvent] {
-    let spans = effectSpans()
+    let events = input.effectEvents
+    let lastTime = max(
+      input.entryCount == 0 ? 0 : input.entry(at: input.entryCount - 1).time, events.last?.time ?? 0)
+    let spans = EffectSpan.spans(of: events, lastTime: lastTime)
     let lanes = (spans.map(\.lane).max() ?? -1) + 1
     var metadata: [ChromeTraceEvent] = [
       ChromeTraceEvent(kind: .processName, tid: 0, time: 0),
@@ -253,15 +245,14 @@ struct ChromeTraceBuilder<Input: ChromeTraceInput> {
   }
 
   private func effectTrack(_ lane: Int) -> Int { 2 + lane }
+}
 
-  /// Pairs each effect's start with its end and assigns lanes so that spans on one track never
+extension EffectSpan {
+  /// Pairs each effect's start with its end (`lastTime` for one still running) and assigns lanes so that spans on one track never
   /// overlap. Effects whose start was not recorded are left out.
-  func effectSpans() -> [EffectSpan] {
+  static func spans(of events: [EventFields], lastTime: Int64) -> [EffectSpan] {
     var open: [UInt64: EffectSpan] = [:]
     var spans: [EffectSpan] = []
-    let events = input.effectEvents
-    let lastTime = max(
-      input.entryCount == 0 ? 0 : input.entry(at: input.entryCount - 1).time, events.last?.time ?? 0)
     for event in events {
       switch event.phase {
       case .started:

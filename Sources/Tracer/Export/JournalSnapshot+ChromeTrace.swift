@@ -57,21 +57,7 @@ private struct RecordedTrace<State: Sendable, Action: Sendable>: ChromeTraceInpu
     content.index(ofSequence: sequence).map { $0 - content.entries.startIndex }
   }
 
-  var effectEvents: [ChromeTraceEffectEvent] {
-    content.events.indices.map { index in
-      let event = content.event(at: index)
-      let (phase, error): (EventRecord.Phase, String?) =
-        switch event.phase {
-        case .started: (.started, nil)
-        case .finished: (.finished, nil)
-        case .cancelled: (.cancelled, nil)
-        case .failed(let message): (.failed, message)
-        }
-      return ChromeTraceEffectEvent(
-        effect: event.effect, phase: phase, error: error, time: nanoseconds(event.time), cause: event.cause,
-        ids: event.ids)
-    }
-  }
+  var effectEvents: [EventFields] { content.effectEventFields }
 
   func action(at position: Int) -> (name: String, args: [JSONMember]) {
     let entry = content.entry(at: content.entries.startIndex + position)

@@ -70,7 +70,24 @@ struct ExportStream: ~Copyable {
     if writer.bytes.count >= Self.threshold { try flush() }
   }
 
+  /// Whether `<` is written as `\u003c`: for JSON inside an HTML `<script>` element, where
+  /// `</script>` in a string would end the element. `<` occurs only inside JSON strings, where
+  /// the escape means the same.
+  var escapesLessThan = false
+
   mutating func flush() throws(JournalExportError) {
+    if escapesLessThan, writer.bytes.contains(UInt8(ascii: "<")) {
+      var escaped: [UInt8] = []
+      escaped.reserveCapacity(writer.bytes.count + 64)
+      for byte in writer.bytes {
+        if byte == UInt8(ascii: "<") {
+          escaped.append(contentsOf: #"\u003c"#.utf8)
+        } else {
+          escaped.append(byte)
+        }
+      }
+      writer.bytes = escaped
+    }
     flushedCount += writer.bytes.count
     defer { writer.bytes.removeAll(keepingCapacity: true) }
     guard let file else {

@@ -92,6 +92,14 @@ extension JournalDocument {
       .write(reduxDevToolsForm, into: &stream)
   }
 
+  /// The effect events as the readers check them. The loader checked every one with the same
+  /// reader, so none is left out here.
+  var effectEventFields: [EventFields] {
+    effectObjects.enumerated().compactMap { offset, object in
+      try? EventFields(FieldReader(object, path: FieldPath([.key("effects"), .index(offset)])))
+    }
+  }
+
   /// The lifted form when the document holds the base state and every state after it.
   var reduxDevToolsForm: ReduxDevToolsForm {
     baseState != .null && entries.indices.allSatisfy { state(after: $0) != nil } ? .liftedState : .custom
@@ -127,19 +135,7 @@ private struct DocumentTrace: ChromeTraceInput {
 
   func position(ofSequence sequence: UInt64) -> Int? { document.position(ofSequence: sequence) }
 
-  /// The loader checked every effect event with the same reader, so none is left out here.
-  var effectEvents: [ChromeTraceEffectEvent] {
-    document.effectObjects.enumerated().compactMap { offset, object in
-      guard
-        let fields = try? EventFields(
-          FieldReader(object, path: FieldPath([.key("effects"), .index(offset)])))
-      else { return nil }
-      return ChromeTraceEffectEvent(
-        effect: fields.effect, phase: fields.phase, error: fields.error, time: fields.time,
-        cause: fields.cause,
-        ids: fields.ids)
-    }
-  }
+  var effectEvents: [EventFields] { document.effectEventFields }
 
   func action(at position: Int) -> (name: String, args: [JSONMember]) {
     let entry = document.entries[position]

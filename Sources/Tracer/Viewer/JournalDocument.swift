@@ -134,24 +134,10 @@ public struct JournalDocument: Sendable {
   /// entry `to`: the JSON's differences, then one for each redacted value the entries changed
   /// that is still in `after` and not already patched, which sets it to itself (`"<redacted>"`).
   func statePatches(from: Int, to: Int, before: JSONValue, after: JSONValue) -> [StatePatch] {
-    var patches = StatePatch.between(before, after)
+    let patches = StatePatch.between(before, after)
     guard from <= to else { return patches }
-    var patched = Set(patches.map(\.path))
-    for position in from...to {
-      for path in entries[position].redactedChanges where !patched.contains(path) {
-        // A patch of a part above it already shows the change.
-        if patches.contains(where: {
-          $0.path.count < path.count && Array(path.prefix($0.path.count)) == $0.path
-        }) {
-          continue
-        }
-        let patch = StatePatch(path: path, value: nil)
-        guard let value = patch.oldValue(in: after) else { continue }
-        patches.append(StatePatch(path: path, value: value))
-        patched.insert(path)
-      }
-    }
-    return patches
+    return StatePatch.adding(
+      redactedChanges: (from...to).flatMap { entries[$0].redactedChanges }, in: after, to: patches)
   }
 
   /// The action of the entry at `position`, as indented JSON text.

@@ -61,6 +61,28 @@ struct StatePatch: Equatable, Sendable {
     }
   }
 
+  /// `patches`, then one patch for each place in `changed` (redacted values an entry changed,
+  /// whose JSON is `"<redacted>"` on both sides) that is still in `after` and that no patch
+  /// already shows, setting it to itself: the change is listed without showing a value.
+  static func adding(
+    redactedChanges changed: [[PathComponent]], in after: JSONValue, to patches: [StatePatch]
+  ) -> [StatePatch] {
+    var result = patches
+    var patched = Set(patches.map(\.path))
+    for path in changed where !patched.contains(path) {
+      // A patch of a part above it already shows the change.
+      if patches.contains(where: {
+        $0.path.count < path.count && Array(path.prefix($0.path.count)) == $0.path
+      }) {
+        continue
+      }
+      guard let value = StatePatch(path: path, value: nil).oldValue(in: after) else { continue }
+      result.append(StatePatch(path: path, value: value))
+      patched.insert(path)
+    }
+    return result
+  }
+
   /// `state` with this patch applied; `nil` when the path does not lead into it.
   func applied(to state: JSONValue) -> JSONValue? {
     guard let first = path.first else { return value ?? .null }
