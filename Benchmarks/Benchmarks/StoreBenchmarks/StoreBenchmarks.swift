@@ -192,4 +192,5 @@ let benchmarks: @Sendable () -> Void = {
   registerTimeTravelBenchmarks()
   registerExportBenchmarks()
   registerWorstCaseBenchmarks()
+  registerViewerBenchmarks()
 }
