@@ -43,7 +43,14 @@ path, elapsed, log = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 HOLDINGS = {}
 GROWTH = {}
 EXPORTS = {}
+VIEWER = {}
 for line in open(log, errors="replace"):
+    # ViewerBenchmarks.swift: every sample's CPU and wall time, the page's size, the peak memory.
+    found = re.search(r"chronicle-viewer: (\S+) entries (\d+) bytes (\d+) cpu ([\d,]+) wall ([\d,]+) peak (\d+)", line)
+    if found:
+        VIEWER[found.group(1)] = (int(found.group(2)), int(found.group(3)),
+                                  [int(x) for x in found.group(4).split(",")],
+                                  [int(x) for x in found.group(5).split(",")], int(found.group(6)))
     found = re.search(r"chronicle-journal: (\S+) holds (\d+) entries, (\d+) committed, approximateBytes (\d+)", line)
     if found:
         HOLDINGS[found.group(1)] = [int(found.group(n)) for n in (2, 3, 4)]
@@ -277,6 +284,21 @@ if exports:
         met = growth < 8
         print(f"  NDJSON streaming: peak resident {growth:+.1f} MB from 100,000 to 1,000,000 entries "
               f"(must not grow with the entries: {'met' if met else 'NOT met'})")
+        verdicts.append(met)
+    print()
+# The viewer (issue 12): CPU seconds to write the page (median and range of the samples), its size,
+# the peak resident memory; targets: 20,000 entries in 5 s and 400 MB, 100,000 in 30 s, under 40 MB.
+if VIEWER:
+    print("viewer pages (200-item list state; CPU s median [min-max] of the samples; MB = 10^6 bytes)")
+    for name, (entries, size, cpu, wall, peak) in sorted(VIEWER.items()):
+        cpu_s = sorted(c / 1e9 for c in cpu)
+        median = cpu_s[len(cpu_s) // 2]
+        cpu_target = 5 if entries <= 20_000 else 30
+        met = median <= cpu_target and (entries > 20_000 or peak / 1e6 <= 400) and (entries < 100_000 or size < 40e6)
+        print(f"  {name:<34} {entries:>7,} entries: CPU {median:.2f} s [{cpu_s[0]:.2f}-{cpu_s[-1]:.2f}] "
+              f"over {len(cpu_s)} samples, {size / 1e6:.1f} MB page, peak resident {peak / 1e6:.0f} MB "
+              f"(target {cpu_target} s{', 400 MB' if entries <= 20_000 else ', 40 MB page'}: "
+              f"{'met' if met else 'NOT met'})")
         verdicts.append(met)
     print()
 print(f"floor = the Counter reducer (returning .none) called through an @inline(never) function;")

@@ -157,21 +157,30 @@ enum CLICommand {
       return ""
     case .convert(let input, let output, let format):
       let document = try Self.load(input)
-      let data: Data =
+      // Every export is written beside the target and renamed over it, so a symbolic link there
+      // is replaced rather than followed, and a failed write leaves the target as it was.
+      let url = URL(fileURLWithPath: output)
+      let data: Data? =
         switch format {
         case .json: document.journalJSON()
         case .ndjson: document.ndjson()
         case .chrome: document.chromeTrace()
-        case .redux: document.reduxDevTools()
+        case .redux: nil  // streamed to the file, refused past what the extension can read
         case .html:
           Data(JournalViewer.html(for: document, title: URL(fileURLWithPath: input).lastPathComponent).utf8)
         }
-      do {
-        // Atomic: written beside the target and renamed over it, so a symbolic link there is
-        // replaced rather than followed, and a failed write leaves the target as it was.
-        try data.write(to: URL(fileURLWithPath: output), options: .atomic)
-      } catch {
-        throw .cannotWrite(path: output, reason: (error as NSError).localizedDescription)
+      if let data {
+        do {
+          try data.write(to: url, options: .atomic)
+        } catch {
+          throw .cannotWrite(path: output, reason: (error as NSError).localizedDescription)
+        }
+      } else {
+        do {
+          try document.writeReduxDevTools(to: url)
+        } catch {
+          throw .cannotWrite(path: output, reason: error.description)
+        }
       }
       return "wrote \(output) (\(format.rawValue), \(document.count) entries)\n"
     }

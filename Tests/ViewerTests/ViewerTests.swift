@@ -44,7 +44,7 @@ private struct Loader: Reducer {
 }
 
 /// The headless browser the viewer is tested in, when the machine has one.
-private let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
+let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
   .first { FileManager.default.isExecutableFile(atPath: $0) }
 
 /// Where tests leave what a person may want to look at (git-ignored).
@@ -69,7 +69,7 @@ private func runChromium(_ arguments: [String]) throws -> String {
 }
 
 /// Writes `html` under ./artifacts and returns its address.
-private func artifact(_ name: String, _ html: Data) throws -> URL {
+func artifact(_ name: String, _ html: Data) throws -> URL {
   try FileManager.default.createDirectory(at: artifacts, withIntermediateDirectories: true)
   let page = artifacts.appendingPathComponent(name)
   try html.write(to: page)
@@ -77,7 +77,7 @@ private func artifact(_ name: String, _ html: Data) throws -> URL {
 }
 
 /// The DOM of `page` after its script ran, opened at `fragment`.
-private func dump(_ page: URL, _ fragment: String) throws -> String {
+func dump(_ page: URL, _ fragment: String) throws -> String {
   try runChromium(["--virtual-time-budget=10000", "--dump-dom", page.absoluteString + fragment])
 }
 
@@ -110,7 +110,7 @@ private func rowCount(in dom: String) -> Int {
   dom.matches(of: /<div class="row[a-z ]*" data-pos="\d+"/).count
 }
 
-private let noChromium = "chromium is not installed (apt-get install -y chromium; CI installs it)"
+let noChromium = "chromium is not installed (apt-get install -y chromium; CI installs it)"
 
 @Suite struct ViewerTests {
   @Test func theViewerIsOneFileThatLoadsNothingFromTheNetwork() throws {
@@ -167,9 +167,9 @@ private let noChromium = "chromium is not installed (apt-get install -y chromium
   @Test(.enabled(if: chromium != nil, "\(noChromium)"))
   func chromiumRendersTheEntriesAndShowsTheSelectedEntrysDiff() throws {
     let page = try artifact("viewer-login.html", try loginSession().1)
-    let dom = try dump(page, "#select=2")
+    let dom = try dump(page, "#select=3")  // the list's #3, the third entry
     #expect(rowCount(in: dom) == 4)
-    #expect(dom.contains(#"data-selected="2""#))
+    #expect(dom.contains(#"data-selected="3""#))
     #expect(dom.contains(#"<div class="row selected" data-pos="2""#))
     #expect(
       dom.contains(
@@ -178,7 +178,7 @@ private let noChromium = "chromium is not installed (apt-get install -y chromium
       dom.contains(#"<span class="key">password</span>: <span class="redacted">"&lt;redacted&gt;"</span>"#))
     #expect(dom.contains("4 entries, 4 shown"))
     #expect(!dom.contains("hunter2"))
-    #expect(try screenshot(page, "#select=2"))
+    #expect(try screenshot(page, "#select=3"))
   }
 
   @Test(.enabled(if: chromium != nil, "\(noChromium)"))
@@ -192,9 +192,12 @@ private let noChromium = "chromium is not installed (apt-get install -y chromium
     let filteredDOM = try dump(page, "#filter=loaded")
     #expect(rowCount(in: filteredDOM) == 1)
     #expect(filteredDOM.contains("3 entries, 1 shown"))
-    let causeDOM = try dump(page, "#cause=2")  // entry 2, `.loaded`, was sent by `.load`'s effect
-    #expect(causeDOM.contains(#"data-selected="1""#))
+    let causeDOM = try dump(page, "#cause=3")  // #3, `.loaded`, was sent by the effect of #2, `.load`
+    #expect(causeDOM.contains(#"data-selected="2""#))
     #expect(causeDOM.contains(#"<pre>#2 load  index 1"#))
+    // The effect `.load` started, with its outcome.
+    #expect(causeDOM.contains(#"<div id="effects"><div class="effect"><span class="path">effect"#))
+    #expect(causeDOM.contains(", finished</div></div>"))
   }
 
   @Test(.enabled(if: chromium != nil, "\(noChromium)"))
@@ -224,13 +227,13 @@ private let noChromium = "chromium is not installed (apt-get install -y chromium
       meta: .object([]), baseState: .object([JSONMember("count", .integer(0))]), entries: entries, effects: []
     )
     let page = try artifact("viewer-100k.html", Data(JournalViewer.html(for: document).utf8))
-    let dom = try dump(page, "#select=99998")
-    #expect(dom.contains(#"data-selected="99998""#))
+    let dom = try dump(page, "#select=99999")
+    #expect(dom.contains(#"data-selected="99999""#))
     #expect(
       dom.contains(
         #"<span class="path">count</span>: <span class="old">99998</span> → <span class="new">99999</span>"#))
     #expect(dom.contains("100000 entries, 100000 shown"))
     #expect((1...60).contains(rowCount(in: dom)))
-    #expect(try screenshot(page, "#select=99998"))
+    #expect(try screenshot(page, "#select=99999"))
   }
 }

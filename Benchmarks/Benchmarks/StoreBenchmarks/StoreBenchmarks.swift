@@ -205,4 +205,5 @@ let benchmarks: @Sendable () -> Void = {
   registerTimeTravelBenchmarks()
   registerExportBenchmarks()
   registerWorstCaseBenchmarks()
+  registerViewerBenchmarks()
 }

@@ -41,6 +41,10 @@ public struct Redaction: Sendable {
   private var quotedNames: Set<String> = []
   private var rules: [Rule] = []
 
+  /// Whether the policy has rules, which read a value's whole path; without them, a value's
+  /// redaction depends only on the value and the last component of its path.
+  package var readsWholePaths: Bool { !rules.isEmpty }
+
   private init() {}
 
   /// A policy that redacts, besides the marked values, the values of the properties, enum cases

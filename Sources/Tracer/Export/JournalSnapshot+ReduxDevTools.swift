@@ -2,14 +2,26 @@ import ChronicleStore
 import Foundation
 
 /// The two import files of the Redux DevTools extension (see docs/formats/redux-devtools.md).
+///
+/// What the extension does with them depends on the instance they are imported into. An instance
+/// of a page's Redux store (the extension's default, `features.import: "custom"`) hands the file
+/// to the page, whose store dispatches `IMPORT_STATE` without `noRecompute`: the page's reducer
+/// recomputes every state from the base state, in both forms, so the recorded states are shown
+/// only where that reducer computes them. An instance that declares `features: {import: true}`
+/// (through `connect(...)`) shows a ``liftedState`` file as it is, recorded states included.
 public enum ReduxDevToolsForm: Sendable, Hashable {
   /// `{"payload": "<JSON of the actions>", "preloadedState": "<JSON of the base state>"}`: the
-  /// extension replays the actions with the page's reducer.
+  /// page's reducer replays the actions from the base state.
   case custom
   /// The extension's lifted state (`actionsById`, `computedStates`, `stagedActionIds`,
   /// `skippedActionIds`, `committedState`, `currentStateIndex`, `nextActionId`, `isLocked`,
-  /// `isPaused`), with every state computed: it opens without a reducer.
+  /// `isPaused`), with every recorded state in `computedStates`: shown as recorded by an instance
+  /// with `features.import: true`, recomputed by a page's store otherwise.
   case liftedState
+
+  /// The longest file the extension can import: it reads the file into one JavaScript string,
+  /// and V8 strings hold at most 2²⁹ − 24 UTF-16 code units (a UTF-8 byte is at least one).
+  public static let maxImportBytes = (1 << 29) - 24
 }
 
 extension JournalSnapshot {
@@ -22,7 +34,7 @@ extension JournalSnapshot {
   /// `options.redaction`.
   public func reduxDevTools(_ form: ReduxDevToolsForm, options: ExportOptions = ExportOptions()) -> Data {
     var stream = ExportStream()
-    try? writeReduxDevTools(form, into: &stream, options: options)
+    try? writeReduxDevTools(form, into: &stream, options: options, maxBytes: nil)
     return stream.data
   }
 
@@ -30,75 +42,39 @@ extension JournalSnapshot {
   ///
   /// The export is written to a new file beside `url` and renamed over it: a symbolic link at
   /// `url` is replaced rather than followed, and a failed export leaves the old file as it was.
+  /// A file longer than `maxBytes` (by default ``ReduxDevToolsForm/maxImportBytes``, the most the
+  /// extension can read) is not written: the export throws ``JournalExportError/tooLarge(format:limit:)``.
   public func writeReduxDevTools(
-    _ form: ReduxDevToolsForm, to url: URL, options: ExportOptions = ExportOptions()
+    _ form: ReduxDevToolsForm, to url: URL, options: ExportOptions = ExportOptions(),
+    maxBytes: Int? = ReduxDevToolsForm.maxImportBytes
   )
     throws(JournalExportError)
   {
     var stream = try ExportStream(creating: url)
-    try writeReduxDevTools(form, into: &stream, options: options)
+    try writeReduxDevTools(form, into: &stream, options: options, maxBytes: maxBytes)
   }
 
   func writeReduxDevTools(
-    _ form: ReduxDevToolsForm, into stream: inout ExportStream, options: ExportOptions
+    _ form: ReduxDevToolsForm, into stream: inout ExportStream, options: ExportOptions, maxBytes: Int?
   )
     throws(JournalExportError)
   {
-    let objects = JournalObjectWriter<State, Action>(redaction: options.redaction)
-    let base = baseState.map(objects.state) ?? .null
-    switch form {
-    case .custom:
-      // Both members are strings holding JSON: build them, then write them as strings.
-      var payload = JSONWriter()
-      payload.raw("[")
-      for entry in entries {
-        if entry.index > indices.lowerBound { payload.raw(",") }
-        payload.write(fluxAction(entry, objects: objects))
-      }
-      payload.raw("]")
-      stream.writer.raw(#"{"payload":"#)
-      stream.writer.string(String(decoding: payload.bytes, as: UTF8.self))
-      stream.writer.raw(#","preloadedState":"#)
-      stream.writer.string(String(decoding: JSONWriter.serialize(base), as: UTF8.self))
-      stream.writer.raw("}")
-    case .liftedState:
-      let count = self.count
-      stream.writer.raw(#"{"actionsById":{"0":"#)
-      stream.writer.write(
-        liftedAction(.object([JSONMember("type", .string("@@INIT"))]), timestamp: metadata.origin))
-      for entry in entries {
-        stream.writer.raw(",")
-        stream.writer.string(String(entry.index - indices.lowerBound + 1))
-        stream.writer.raw(":")
-        stream.writer.write(liftedAction(fluxAction(entry, objects: objects), timestamp: entry.wallTime))
-        try stream.flushIfNeeded()
-      }
-      stream.writer.raw(#"},"computedStates":["#)
-      stream.writer.write(.object([JSONMember("state", base)]))
-      try forEachState { (_, state) throws(JournalExportError) in
-        stream.writer.raw(",")
-        stream.writer.write(.object([JSONMember("state", objects.state(state))]))
-        try stream.flushIfNeeded()
-      }
-      stream.writer.raw(#"],"stagedActionIds":["#)
-      for id in 0...count {
-        if id > 0 { stream.writer.raw(",") }
-        stream.writer.integer(id)
-      }
-      stream.writer.raw(#"],"skippedActionIds":[],"committedState":"#)
-      stream.writer.write(base)
-      stream.writer.raw(#","currentStateIndex":"#)
-      stream.writer.integer(count)
-      stream.writer.raw(#","nextActionId":"#)
-      stream.writer.integer(count + 1)
-      stream.writer.raw(#","isLocked":false,"isPaused":false}"#)
-    }
-    try stream.finish()
+    let input = RecordedReduxDevTools(
+      snapshot: self, objects: JournalObjectWriter<State, Action>(redaction: options.redaction))
+    try ReduxDevToolsWriter(input: input, maxBytes: maxBytes).write(form, into: &stream)
   }
+}
 
-  private func fluxAction(
-    _ entry: JournalEntry<Action>, objects: JournalObjectWriter<State, Action>
-  ) -> JSONValue {
+/// A recorded journal as the Redux DevTools file's input: states and actions pass through the
+/// export's redaction.
+private struct RecordedReduxDevTools<State: Sendable, Action: Sendable>: ReduxDevToolsInput {
+  let snapshot: JournalSnapshot<State, Action>
+  let objects: JournalObjectWriter<State, Action>
+
+  var entryCount: Int { snapshot.count }
+
+  func fluxAction(at position: Int) -> JSONValue {
+    let entry = snapshot.content.entry(at: snapshot.indices.lowerBound + position)
     let (payload, replayable, name) = objects.action(entry.action)
     var meta: [JSONMember] = [
       JSONMember("seq", .integer(entry.sequence)), JSONMember("index", .integer(entry.index)),
@@ -108,15 +84,20 @@ extension JournalSnapshot {
     meta.append(JSONMember("replayable", .bool(replayable)))
     meta.append(JSONMember("outcome", .string(entry.outcome.rawValue)))
     return .object([
-      JSONMember("type", .string(name)), JSONMember("payload", payload),
-      JSONMember("meta", .object(meta)),
+      JSONMember("type", .string(name)), JSONMember("payload", payload), JSONMember("meta", .object(meta)),
     ])
   }
 
-  private func liftedAction(_ action: JSONValue, timestamp: Date) -> JSONValue {
-    .object([
-      JSONMember("type", .string("PERFORM_ACTION")), JSONMember("action", action),
-      JSONMember("timestamp", .integer(Int64((timestamp.timeIntervalSince1970 * 1000).rounded()))),
-    ])
+  func wallNanos(at position: Int) -> Int64 {
+    snapshot.content.originWallNanos
+      + snapshot.content.entries[snapshot.indices.lowerBound + position].wallTime
+  }
+
+  var originWallNanos: Int64 { snapshot.content.originWallNanos }
+
+  var baseState: JSONValue { snapshot.baseState.map(objects.state) ?? .null }
+
+  func forEachState(_ body: (JSONValue) throws(JournalExportError) -> Void) throws(JournalExportError) {
+    try snapshot.forEachState { (_, state) throws(JournalExportError) in try body(objects.state(state)) }
   }
 }

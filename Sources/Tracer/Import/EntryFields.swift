@@ -187,6 +187,19 @@ struct EventFields {
   var cause: Cause
   var ids: [String]
 
+  init(
+    effect: UInt64, phase: EventRecord.Phase, error: String?, time: Int64, position: Int64, cause: Cause,
+    ids: [String]
+  ) {
+    self.effect = effect
+    self.phase = phase
+    self.error = error
+    self.time = time
+    self.position = position
+    self.cause = cause
+    self.ids = ids
+  }
+
   init(_ reader: FieldReader) throws(JournalImportError) {
     effect = try reader.integer("effect", in: JournalNumberRange.sequences)
     let phaseName = try reader.string("phase")

@@ -24,6 +24,11 @@ struct ExportStream: ~Copyable {
   private var finished = false
   private(set) var data = Data()
   private static let threshold = 1 << 16
+  /// The bytes already written out of ``writer``.
+  private var flushedCount = 0
+
+  /// The bytes of output so far, written or still in ``writer``.
+  var byteCount: Int { flushedCount + writer.bytes.count }
 
   /// A stream that keeps its output in ``data``.
   init() {
@@ -65,7 +70,25 @@ struct ExportStream: ~Copyable {
     if writer.bytes.count >= Self.threshold { try flush() }
   }
 
+  /// Whether `<` is written as `\u003c`: for JSON inside an HTML `<script>` element, where
+  /// `</script>` in a string would end the element. `<` occurs only inside JSON strings, where
+  /// the escape means the same.
+  var escapesLessThan = false
+
   mutating func flush() throws(JournalExportError) {
+    if escapesLessThan, writer.bytes.contains(UInt8(ascii: "<")) {
+      var escaped: [UInt8] = []
+      escaped.reserveCapacity(writer.bytes.count + 64)
+      for byte in writer.bytes {
+        if byte == UInt8(ascii: "<") {
+          escaped.append(contentsOf: #"\u003c"#.utf8)
+        } else {
+          escaped.append(byte)
+        }
+      }
+      writer.bytes = escaped
+    }
+    flushedCount += writer.bytes.count
     defer { writer.bytes.removeAll(keepingCapacity: true) }
     guard let file else {
       data.append(contentsOf: writer.bytes)

@@ -44,3 +44,33 @@ struct JSONMember: Equatable, Sendable {
     self.value = value
   }
 }
+
+extension JSONValue {
+  /// The value with each array or object inside `limit` enclosing arrays and objects replaced by
+  /// ``JSONParser/cutMarker``: what a parser with that depth limit and `cutsTooDeep` reads of it.
+  func cut(atDepth limit: Int) -> JSONValue {
+    reaches(depth: limit) ? cut(level: 0, limit: limit) : self
+  }
+
+  /// Whether an array or object sits inside `depth` enclosing ones.
+  private func reaches(depth: Int) -> Bool {
+    switch self {
+    case .array(let elements): depth <= 0 || elements.contains { $0.reaches(depth: depth - 1) }
+    case .object(let members): depth <= 0 || members.contains { $0.value.reaches(depth: depth - 1) }
+    default: false
+    }
+  }
+
+  private func cut(level: Int, limit: Int) -> JSONValue {
+    switch self {
+    case .array(let elements):
+      level >= limit
+        ? .string(JSONParser.cutMarker) : .array(elements.map { $0.cut(level: level + 1, limit: limit) })
+    case .object(let members):
+      level >= limit
+        ? .string(JSONParser.cutMarker)
+        : .object(members.map { JSONMember($0.key, $0.value.cut(level: level + 1, limit: limit)) })
+    default: self
+    }
+  }
+}

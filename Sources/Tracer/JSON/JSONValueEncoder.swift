@@ -65,7 +65,9 @@ private final class EncodingContext {
   }
 
   func redacts(_ value: Any, path: [any CodingKey]) -> Bool {
-    if value is any SensitiveValue || redaction.redacts(value, at: valuePath(path)) {
+    // Without rules only the last key matters: the rest of the path is not built.
+    let shown = redaction.readsWholePaths ? valuePath(path) : valuePath(path.suffix(1))
+    if value is any SensitiveValue || redaction.redacts(value, at: shown) {
       record(value, path: path)
       return true
     }
@@ -112,30 +114,33 @@ private final class EncodingContext {
   }
 
   /// Values written directly rather than through their `encode(to:)`: scalars, and the types
-  /// `JSONEncoder` special-cases by default.
-  func primitive(_ value: Any, path: [any CodingKey]) throws -> JSONValue? {
-    switch value {
-    case let string as String: return .string(string)
-    case let flag as Bool: return .bool(flag)
-    case let number as Int: return .integer(number)
-    case let number as Int8: return .integer(number)
-    case let number as Int16: return .integer(number)
-    case let number as Int32: return .integer(number)
-    case let number as Int64: return .integer(number)
-    case let number as UInt: return .integer(number)
-    case let number as UInt8: return .integer(number)
-    case let number as UInt16: return .integer(number)
-    case let number as UInt32: return .integer(number)
-    case let number as UInt64: return .integer(number)
-    case let number as Double: return try floating(number, path: path)
-    case let number as Float: return try floating(number, path: path)
-    case let data as Data: return .string(data.base64EncodedString())
-    case let url as URL: return .string(url.absoluteString)
-    case let decimal as Decimal:
+  /// `JSONEncoder` special-cases by default. Told apart by their type, compared as a pointer,
+  /// rather than by a dynamic cast per type: most values met are not scalars.
+  func primitive<T>(_ value: T, path: [any CodingKey]) throws -> JSONValue? {
+    func `is`<U>(_ type: U.Type) -> Bool { T.self == U.self }
+    func `as`<U>(_ type: U.Type) -> U { unsafeBitCast(value, to: U.self) }
+    if `is`(String.self) { return .string(`as`(String.self)) }
+    if `is`(Int.self) { return .integer(`as`(Int.self)) }
+    if `is`(Bool.self) { return .bool(`as`(Bool.self)) }
+    if `is`(Double.self) { return try floating(`as`(Double.self), path: path) }
+    if `is`(Int64.self) { return .integer(`as`(Int64.self)) }
+    if `is`(UInt64.self) { return .integer(`as`(UInt64.self)) }
+    if `is`(Int32.self) { return .integer(`as`(Int32.self)) }
+    if `is`(UInt32.self) { return .integer(`as`(UInt32.self)) }
+    if `is`(UInt.self) { return .integer(`as`(UInt.self)) }
+    if `is`(Int16.self) { return .integer(`as`(Int16.self)) }
+    if `is`(UInt16.self) { return .integer(`as`(UInt16.self)) }
+    if `is`(Int8.self) { return .integer(`as`(Int8.self)) }
+    if `is`(UInt8.self) { return .integer(`as`(UInt8.self)) }
+    if `is`(Float.self) { return try floating(`as`(Float.self), path: path) }
+    if `is`(Data.self) { return .string(`as`(Data.self).base64EncodedString()) }
+    if `is`(URL.self) { return .string(`as`(URL.self).absoluteString) }
+    if `is`(Decimal.self) {
+      let decimal = `as`(Decimal.self)
       guard decimal.isFinite else { throw invalid(decimal, path: path) }
       return .number(decimal.description)
-    default: return nil
     }
+    return nil
   }
 
   func floating<F: BinaryFloatingPoint & LosslessStringConvertible>(

@@ -25,6 +25,12 @@ public struct DocumentEntry: Sendable, Hashable {
   /// The places in the state of the redacted values this entry changed (`redactedChanges`):
   /// both sides read `"<redacted>"`, so comparing the states' JSON cannot tell.
   var redactedChanges: [[StatePatch.PathComponent]]
+  /// The cause as recorded, the effect's serial number included.
+  var cause: Cause
+  /// Nanoseconds in the reducer and from `time` to its start; `EntryFields.unknownDuration`
+  /// without a probe.
+  var reducerNanos: UInt32
+  var reducerOffsetNanos: UInt32
 
   /// The entry `object` at `position`, whose envelope the loader read and checked as `fields`.
   init(_ object: JSONValue, fields: EntryFields, position: Int) throws(JournalImportError) {
@@ -36,6 +42,9 @@ public struct DocumentEntry: Sendable, Hashable {
     causeKind = fields.cause.kind.rawValue
     causeParent = fields.cause.parent
     causeLabel = fields.cause.label
+    cause = fields.cause
+    reducerNanos = fields.reducerNanos
+    reducerOffsetNanos = fields.reducerOffsetNanos
     type = try root.string("type")
     outcome = fields.stopped ? "stopped" : "reduced"
     duration = Int64(fields.chainNanos)

@@ -36,27 +36,18 @@ extension JournalDocument {
     guard let mine = state(after: position), let theirs = other.state(after: otherPosition) else {
       return nil
     }
-    var patches = StatePatch.between(mine, theirs)
+    let patches = StatePatch.between(mine, theirs)
     // A file that does not list them says nothing of the redacted values an entry changed.
     guard listsRedactedChanges(at: position), other.listsRedactedChanges(at: otherPosition) else {
-      return patches.map { $0.description(before: mine) }
+      return StatePatch.descriptions(of: patches, from: mine)
     }
     let mineChanged = entries[position].redactedChanges
     let theirsChanged = other.entries[otherPosition].redactedChanges
-    var patched = Set(patches.map(\.path))
-    for path in mineChanged + theirsChanged
-    where !patched.contains(path) && mineChanged.contains(path) != theirsChanged.contains(path) {
-      // A patch of a part above it already shows the change.
-      if patches.contains(where: {
-        $0.path.count < path.count && Array(path.prefix($0.path.count)) == $0.path
-      }) {
-        continue
-      }
-      guard let value = StatePatch(path: path, value: nil).oldValue(in: theirs) else { continue }
-      patches.append(StatePatch(path: path, value: value))
-      patched.insert(path)
+    let changed = (mineChanged + theirsChanged).filter {
+      mineChanged.contains($0) != theirsChanged.contains($0)
     }
-    return patches.map { $0.description(before: mine) }
+    return StatePatch.descriptions(
+      of: StatePatch.adding(redactedChanges: changed, in: theirs, to: patches), from: mine)
   }
 
   /// Whether the entry at `position` lists the redacted values it changed: entries written with
@@ -66,6 +57,6 @@ extension JournalDocument {
   }
 
   private static func changes(from old: JSONValue, to new: JSONValue) -> [String] {
-    StatePatch.between(old, new).map { $0.description(before: old) }
+    StatePatch.descriptions(of: StatePatch.between(old, new), from: old)
   }
 }

@@ -62,116 +62,47 @@ extension JournalDocument {
     return [first] + entryObjects.dropFirst()
   }
 
-  /// The document as Chrome Trace Event JSON: one span per entry on the actions track, and a
-  /// flow arrow from each entry to the entries it caused. Opens in Perfetto and chrome://tracing.
+  /// The document as Chrome Trace Event JSON, written as `JournalSnapshot.chromeTrace(options:)`
+  /// writes a recorded journal (docs/formats/chrome-trace.md): action, reducer and effect spans,
+  /// and the causes as flow arrows. Opens in Perfetto and chrome://tracing.
   public func chromeTrace() -> Data {
-    func microseconds(_ nanoseconds: Int64) -> JSONValue {
-      .number(String(format: "%.3f", Double(nanoseconds) / 1000))
-    }
-    var events: [JSONValue] = [
-      .object([
-        JSONMember("name", .string("process_name")), JSONMember("ph", .string("M")),
-        JSONMember("pid", .integer(1)),
-        JSONMember("tid", .integer(0)),
-        JSONMember("args", .object([JSONMember("name", .string("Chronicle store"))])),
-      ]),
-      .object([
-        JSONMember("name", .string("thread_name")), JSONMember("ph", .string("M")),
-        JSONMember("pid", .integer(1)),
-        JSONMember("tid", .integer(1)), JSONMember("args", .object([JSONMember("name", .string("actions"))])),
-      ]),
-    ]
-    for (offset, entry) in entries.enumerated() {
-      var args = [
-        JSONMember("seq", .integer(entry.sequence)), JSONMember("index", .integer(entry.index)),
-        JSONMember("cause", .string(entry.causeDescription)),
-        JSONMember("action", entryObjects[offset]["action"] ?? .null),
-        JSONMember("outcome", .string(entry.outcome)),
-      ]
-      if let context = entry.context { args.insert(JSONMember("context", .string(context)), at: 2) }
-      events.append(
-        .object([
-          JSONMember("name", .string(entry.type)), JSONMember("cat", .string("action")),
-          JSONMember("ph", .string("X")), JSONMember("pid", .integer(1)), JSONMember("tid", .integer(1)),
-          JSONMember("ts", microseconds(entry.time)), JSONMember("dur", microseconds(max(entry.duration, 1))),
-          JSONMember("args", .object(args)),
-        ]))
-      if let parent = entry.causeParent, let source = position(ofSequence: parent) {
-        for (phase, time) in [("s", entries[source].time), ("f", entry.time)] {
-          var members = [
-            JSONMember("name", .string("cause")), JSONMember("cat", .string("cause")),
-            JSONMember("ph", .string(phase)), JSONMember("id", .integer(entry.sequence)),
-            JSONMember("pid", .integer(1)), JSONMember("tid", .integer(1)),
-            JSONMember("ts", microseconds(time)),
-          ]
-          if phase == "f" { members.append(JSONMember("bp", .string("e"))) }
-          events.append(.object(members))
-        }
-      }
-    }
-    let root = JSONValue.object([
-      JSONMember("traceEvents", .array(events)), JSONMember("displayTimeUnit", .string("ms")),
-      JSONMember(
-        "otherData",
-        .object([
-          JSONMember("format", .string("chronicle.chrome-trace")), JSONMember("version", .integer(1)),
-          JSONMember("origin", originISO8601.map { .string($0) } ?? .null),
-        ])),
-    ])
-    return Data(JSONWriter.serialize(root))
+    var stream = ExportStream()
+    try? ChromeTraceBuilder(input: DocumentTrace(document: self)).write(into: &stream)
+    return stream.data
   }
 
-  /// The document as a Redux DevTools import file: the lifted-state form, with every state, when
+  /// The document as a Redux DevTools import file, written by the writer of
+  /// `JournalSnapshot.reduxDevTools(_:options:)`: the lifted-state form, with every state, when
   /// the file holds every state; the custom form (actions and the base state, for the page's
   /// reducer to recompute) otherwise.
   public func reduxDevTools() -> Data {
-    let actions: [JSONValue] = entries.enumerated().map { position, entry in
-      var meta = [
-        JSONMember("seq", .integer(entry.sequence)), JSONMember("index", .integer(entry.index)),
-        JSONMember("cause", entryObjects[position]["cause"] ?? .null),
-        JSONMember("outcome", .string(entry.outcome)),
-      ]
-      if let context = entry.context { meta.insert(JSONMember("context", .string(context)), at: 2) }
-      return .object([
-        JSONMember("type", .string(entry.type)),
-        JSONMember("payload", entryObjects[position]["action"] ?? .null),
-        JSONMember("meta", .object(meta)),
-      ])
+    var stream = ExportStream()
+    try? ReduxDevToolsWriter(input: DocumentReduxDevTools(document: self), maxBytes: nil)
+      .write(reduxDevToolsForm, into: &stream)
+    return stream.data
+  }
+
+  /// Writes ``reduxDevTools()`` to `url`, replacing it, unless it is longer than `maxBytes`
+  /// (``JournalExportError/tooLarge(format:limit:)``; the old file is left as it was).
+  public func writeReduxDevTools(
+    to url: URL, maxBytes: Int? = ReduxDevToolsForm.maxImportBytes
+  ) throws(JournalExportError) {
+    var stream = try ExportStream(creating: url)
+    try ReduxDevToolsWriter(input: DocumentReduxDevTools(document: self), maxBytes: maxBytes)
+      .write(reduxDevToolsForm, into: &stream)
+  }
+
+  /// The effect events as the readers check them. The loader checked every one with the same
+  /// reader, so none is left out here.
+  var effectEventFields: [EventFields] {
+    effectObjects.enumerated().compactMap { offset, object in
+      try? EventFields(FieldReader(object, path: FieldPath([.key("effects"), .index(offset)])))
     }
-    let states = entries.indices.map { state(after: $0) }
-    guard baseState != .null, states.allSatisfy({ $0 != nil }) else {
-      let root = JSONValue.object([
-        JSONMember("payload", .string(JSONText.compact(.array(actions)))),
-        JSONMember("preloadedState", .string(JSONText.compact(baseState))),
-      ])
-      return Data(JSONWriter.serialize(root))
-    }
-    let origin = meta["origin"]?["wallTime"]?.numberText.flatMap { Int64($0) } ?? 0
-    func performed(_ action: JSONValue, nanoseconds: Int64) -> JSONValue {
-      .object([
-        JSONMember("type", .string("PERFORM_ACTION")), JSONMember("action", action),
-        JSONMember("timestamp", .integer(nanoseconds / 1_000_000)),
-      ])
-    }
-    var byID = [
-      JSONMember("0", performed(.object([JSONMember("type", .string("@@INIT"))]), nanoseconds: origin))
-    ]
-    for (position, action) in actions.enumerated() {
-      let wall = entryObjects[position]["wallTime"]?.numberText.flatMap { Int64($0) } ?? origin
-      byID.append(JSONMember(String(position + 1), performed(action, nanoseconds: wall)))
-    }
-    let computed = ([baseState] + states.compactMap { $0 }).map {
-      JSONValue.object([JSONMember("state", $0)])
-    }
-    let root = JSONValue.object([
-      JSONMember("actionsById", .object(byID)), JSONMember("computedStates", .array(computed)),
-      JSONMember("stagedActionIds", .array((0...actions.count).map { .integer($0) })),
-      JSONMember("skippedActionIds", .array([])), JSONMember("committedState", baseState),
-      JSONMember("currentStateIndex", .integer(actions.count)),
-      JSONMember("nextActionId", .integer(actions.count + 1)),
-      JSONMember("isLocked", .bool(false)), JSONMember("isPaused", .bool(false)),
-    ])
-    return Data(JSONWriter.serialize(root))
+  }
+
+  /// The lifted form when the document holds the base state and every state after it.
+  var reduxDevToolsForm: ReduxDevToolsForm {
+    baseState != .null && entries.indices.allSatisfy { state(after: $0) != nil } ? .liftedState : .custom
   }
 }
 
@@ -183,5 +114,76 @@ extension JSONValue {
       return []
     }
     set { self = .object(newValue) }
+  }
+}
+
+/// A document as the Chrome trace's input: its actions as the file holds them (already redacted
+/// when it was written).
+private struct DocumentTrace: ChromeTraceInput {
+  let document: JournalDocument
+
+  var entryCount: Int { document.entries.count }
+
+  func entry(at position: Int) -> ChromeTraceEntry {
+    let entry = document.entries[position]
+    return ChromeTraceEntry(
+      index: entry.index, sequence: entry.sequence, time: entry.time,
+      chainNanos: UInt32(clamping: entry.duration), reducerNanos: entry.reducerNanos,
+      reducerOffsetNanos: entry.reducerOffsetNanos,
+      parent: entry.cause.parent ?? 0, effect: entry.cause.effect ?? 0)
+  }
+
+  func position(ofSequence sequence: UInt64) -> Int? { document.position(ofSequence: sequence) }
+
+  var effectEvents: [EventFields] { document.effectEventFields }
+
+  func action(at position: Int) -> (name: String, args: [JSONMember]) {
+    let entry = document.entries[position]
+    var args: [JSONMember] = [
+      JSONMember("seq", .integer(entry.sequence)), JSONMember("index", .integer(entry.index)),
+    ]
+    if let context = entry.context { args.append(JSONMember("context", .string(context))) }
+    args.append(JSONMember("cause", .string(entry.cause.description)))
+    args.append(JSONMember("action", document.entryObjects[position]["action"] ?? .null))
+    args.append(JSONMember("outcome", .string(entry.outcome)))
+    return (entry.type, args)
+  }
+
+  var origin: String? { document.originISO8601 }
+}
+
+/// A document as the Redux DevTools file's input: its values as the file holds them (already
+/// redacted when it was written).
+private struct DocumentReduxDevTools: ReduxDevToolsInput {
+  let document: JournalDocument
+
+  var entryCount: Int { document.entries.count }
+
+  func fluxAction(at position: Int) -> JSONValue {
+    let entry = document.entries[position]
+    let object = document.entryObjects[position]
+    var meta = [JSONMember("seq", .integer(entry.sequence)), JSONMember("index", .integer(entry.index))]
+    if let context = entry.context { meta.append(JSONMember("context", .string(context))) }
+    meta.append(JSONMember("cause", object["cause"] ?? .null))
+    meta.append(JSONMember("replayable", object["replayable"] ?? .bool(true)))
+    meta.append(JSONMember("outcome", .string(entry.outcome)))
+    return .object([
+      JSONMember("type", .string(entry.type)), JSONMember("payload", object["action"] ?? .null),
+      JSONMember("meta", .object(meta)),
+    ])
+  }
+
+  func wallNanos(at position: Int) -> Int64 {
+    document.entryObjects[position]["wallTime"]?.numberText.flatMap { Int64($0) } ?? originWallNanos
+  }
+
+  var originWallNanos: Int64 { document.meta["origin"]?["wallTime"]?.numberText.flatMap { Int64($0) } ?? 0 }
+
+  var baseState: JSONValue { document.baseState }
+
+  func forEachState(_ body: (JSONValue) throws(JournalExportError) -> Void) throws(JournalExportError) {
+    for position in document.entries.indices {
+      try body(document.state(after: position) ?? .null)
+    }
   }
 }

@@ -126,33 +126,18 @@ public struct JournalDocument: Sendable {
   /// the file says so (`redactedChanges`): its JSON is the same on both sides.
   public func stateChanges(from: Int, to: Int) -> [String]? {
     guard let before = state(before: from), let after = state(after: to) else { return nil }
-    return statePatches(from: from, to: to, before: before, after: after).map {
-      $0.description(before: before)
-    }
+    return StatePatch.descriptions(
+      of: statePatches(from: from, to: to, before: before, after: after), from: before)
   }
 
   /// The patches from `before`, the state before entry `from`, to `after`, the state after
   /// entry `to`: the JSON's differences, then one for each redacted value the entries changed
   /// that is still in `after` and not already patched, which sets it to itself (`"<redacted>"`).
   func statePatches(from: Int, to: Int, before: JSONValue, after: JSONValue) -> [StatePatch] {
-    var patches = StatePatch.between(before, after)
+    let patches = StatePatch.between(before, after)
     guard from <= to else { return patches }
-    var patched = Set(patches.map(\.path))
-    for position in from...to {
-      for path in entries[position].redactedChanges where !patched.contains(path) {
-        // A patch of a part above it already shows the change.
-        if patches.contains(where: {
-          $0.path.count < path.count && Array(path.prefix($0.path.count)) == $0.path
-        }) {
-          continue
-        }
-        let patch = StatePatch(path: path, value: nil)
-        guard let value = patch.oldValue(in: after) else { continue }
-        patches.append(StatePatch(path: path, value: value))
-        patched.insert(path)
-      }
-    }
-    return patches
+    return StatePatch.adding(
+      redactedChanges: (from...to).flatMap { entries[$0].redactedChanges }, in: after, to: patches)
   }
 
   /// The action of the entry at `position`, as indented JSON text.

@@ -7,8 +7,10 @@ import Foundation
 ///
 /// The page stays responsive with 100,000 entries: it renders only the rows on screen, and keeps
 /// full states every ``fullStateInterval`` entries plus each entry's changes, rebuilding a state
-/// only when it is shown. Open it with any browser; `#select=N` in the address selects entry
-/// `N`, `#filter=text` fills the filter and `#cause=N` jumps to the entry that caused entry `N`.
+/// only when it is shown. An entry's detail lists the effects, thunks and timers it started, with
+/// their start, duration and outcome. Open it with any browser; `#select=N` in the address
+/// selects the entry with sequence number `N` (shown as `#N`), `#filter=text` fills the filter and
+/// `#cause=N` jumps to the entry that caused entry `#N`.
 public enum JournalViewer {
   /// How many entries apart the page stores full states; states in between are rebuilt from
   /// the nearest one and the entries' changes.
@@ -16,20 +18,9 @@ public enum JournalViewer {
 
   /// The viewer page for `document`, as HTML text.
   public static func html(for document: JournalDocument, title: String = "Chronicle journal") -> String {
-    let data = ViewerData.make(document, title: title, interval: fullStateInterval)
-    let serialized = JSONWriter.serialize(data)
-    // The data sits in a <script> element: escaping `<` keeps `</script>` in a value from ending it.
-    // Written into one buffer: the data is as large as the journal.
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(serialized.count + serialized.count / 64)
-    for byte in serialized {
-      if byte == UInt8(ascii: "<") {
-        bytes.append(contentsOf: #"\u003c"#.utf8)
-      } else {
-        bytes.append(byte)
-      }
-    }
-    return ViewerPage.html(title: title, data: String(decoding: bytes, as: UTF8.self))
+    var stream = ExportStream()
+    try? write(DocumentViewerInput(document: document), title: title, into: &stream)
+    return String(decoding: stream.data, as: UTF8.self)
   }
 
   /// Writes the viewer page for `document` to `url`, replacing the file.
@@ -40,7 +31,23 @@ public enum JournalViewer {
     _ document: JournalDocument, to url: URL, title: String = "Chronicle journal"
   ) throws(JournalExportError) {
     var stream = try ExportStream(creating: url)
-    stream.writer.bytes = Array(html(for: document, title: title).utf8)
+    try write(DocumentViewerInput(document: document), title: title, into: &stream)
+  }
+
+  /// Writes the page, its data streamed between the page's head and its script.
+  static func write(
+    _ input: some ViewerInput, title: String, into stream: inout ExportStream
+  )
+    throws(JournalExportError)
+  {
+    let (before, after) = ViewerPage.parts(title: title)
+    stream.writer.bytes.append(contentsOf: before.utf8)
+    try stream.flush()
+    stream.escapesLessThan = true
+    try ViewerData(input: input, title: title, interval: fullStateInterval).write(into: &stream)
+    try stream.flush()
+    stream.escapesLessThan = false
+    stream.writer.bytes.append(contentsOf: after.utf8)
     try stream.finish()
   }
 }
@@ -48,30 +55,122 @@ public enum JournalViewer {
 extension JournalSnapshot {
   /// The journal as an HTML viewer page (see ``JournalViewer``), with every state; states and
   /// actions pass through `redaction`, so redacted values show as `<redacted>`.
+  ///
+  /// The page is written as the states are computed, one at a time: the memory it takes is that
+  /// of the page, not of every state.
   public func htmlViewer(redaction: Redaction = .default, title: String = "Chronicle journal") -> Data {
-    let (document, shownTitle) = viewerDocument(redaction: redaction, title: title)
-    return Data(JournalViewer.html(for: document, title: shownTitle).utf8)
+    var stream = ExportStream()
+    try? JournalViewer.write(
+      RecordedViewerInput(snapshot: self, redaction: redaction), title: title, into: &stream)
+    return stream.data
   }
 
-  /// Writes the journal's HTML viewer page to `url` (see ``htmlViewer(redaction:title:)``).
+  /// Writes the journal's HTML viewer page to `url` (see ``htmlViewer(redaction:title:)``),
+  /// streaming it to the file.
   public func writeHTMLViewer(
     to url: URL, redaction: Redaction = .default, title: String = "Chronicle journal"
   ) throws(JournalExportError) {
-    let (document, shownTitle) = viewerDocument(redaction: redaction, title: title)
-    try JournalViewer.write(document, to: url, title: shownTitle)
+    var stream = try ExportStream(creating: url)
+    try JournalViewer.write(
+      RecordedViewerInput(snapshot: self, redaction: redaction), title: title, into: &stream)
+  }
+}
+
+/// A document as the viewer's input: its states and actions as the file holds them.
+struct DocumentViewerInput: ViewerInput {
+  let document: JournalDocument
+
+  var stateType: String { document.stateType }
+  var actionType: String { document.actionType }
+  var origin: String? { document.originISO8601 }
+  var entryCount: Int { document.count }
+
+  func row(at position: Int) -> ViewerRow {
+    let entry = document.entries[position]
+    return ViewerRow(
+      index: entry.index, sequence: entry.sequence, time: entry.time, context: entry.context,
+      causeKind: entry.causeKind, causeParent: entry.causeParent, causeLabel: entry.causeLabel,
+      type: entry.type,
+      duration: entry.duration, actionJSON: entry.actionJSON, outcome: entry.outcome)
   }
 
-  /// The journal as a document for the viewer, read back from its Journal JSON: values nested
-  /// deeper than the parser reads are cut with a marker. Should the journal hold what its own
-  /// format refuses (a time out of range after an import), the page is empty and its title says
-  /// why: the viewer never traps.
-  private func viewerDocument(redaction: Redaction, title: String) -> (JournalDocument, String) {
-    let json = journalJSON(options: ExportOptions(redaction: redaction, states: .everyEntry))
-    do {
-      return (try JournalDocument(data: json, limits: .ownExport), title)
-    } catch {
-      let empty = JournalDocument(emptyWithMeta: .object([]))
-      return (empty, "\(title) (cannot be shown: \(error.description))")
+  var effectEvents: [EventFields] { document.effectEventFields }
+
+  var baseState: JSONValue? { document.count > 0 ? document.state(before: 0) : nil }
+
+  func forEachStep(
+    _ body: (Int, JSONValue?, [StatePatch]?) throws(JournalExportError) -> Void
+  ) throws(JournalExportError) {
+    var previous = baseState
+    for position in 0..<document.count {
+      let before = position == 0 ? previous : (document.state(before: position) ?? previous)
+      let after = document.state(after: position)
+      var patches: [StatePatch]?
+      if let before, let after {
+        patches = document.statePatches(from: position, to: position, before: before, after: after)
+      }
+      try body(position, after, patches)
+      previous = after
+    }
+  }
+}
+
+/// A recorded journal as the viewer's input: each state is encoded (redacted) and compared with
+/// the one before as the page is written, and values nested deeper than the formats' parsers read
+/// are cut with the parser's marker, as the page's script could not show them.
+private struct RecordedViewerInput<State: Sendable, Action: Sendable>: ViewerInput {
+  let snapshot: JournalSnapshot<State, Action>
+  let objects: JournalObjectWriter<State, Action>
+
+  init(snapshot: JournalSnapshot<State, Action>, redaction: Redaction) {
+    self.snapshot = snapshot
+    objects = JournalObjectWriter(redaction: redaction)
+  }
+
+  /// The deepest nesting kept in a state: what a Journal JSON reader reads of a state three
+  /// levels down its document (`entries[i].state`).
+  private static var maxStateDepth: Int { JSONParser.maxSupportedDepth - 3 }
+
+  var stateType: String { snapshot.metadata.state.name }
+  var actionType: String { snapshot.metadata.action.name }
+  var origin: String? {
+    Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(snapshot.metadata.origin)
+  }
+  var entryCount: Int { snapshot.count }
+
+  func row(at position: Int) -> ViewerRow {
+    let content = snapshot.content
+    let index = content.entries.startIndex + position
+    let entry = content.entry(at: index)
+    let (action, _, name) = objects.action(entry.action)
+    return ViewerRow(
+      index: index, sequence: entry.sequence, time: content.entries[index].time, context: entry.context,
+      causeKind: entry.cause.kind.rawValue, causeParent: entry.cause.parent, causeLabel: entry.cause.label,
+      type: name, duration: Int64(content.entries[index].chainNanos),
+      actionJSON: JSONText.compact(action.cut(atDepth: Self.maxStateDepth)), outcome: entry.outcome.rawValue)
+  }
+
+  var effectEvents: [EventFields] { snapshot.content.effectEventFields }
+
+  var baseState: JSONValue? {
+    snapshot.count > 0 ? snapshot.baseState.map { objects.state($0).cut(atDepth: Self.maxStateDepth) } : nil
+  }
+
+  func forEachStep(
+    _ body: (Int, JSONValue?, [StatePatch]?) throws(JournalExportError) -> Void
+  ) throws(JournalExportError) {
+    guard snapshot.count > 0, let base = snapshot.baseState else { return }
+    let tracker = RedactedChangeTracker()
+    var previous = objects.state(base, startingChangesOf: tracker).cut(atDepth: Self.maxStateDepth)
+    var position = 0
+    try snapshot.forEachState { (_, state) throws(JournalExportError) in
+      let (json, parts) = objects.encoder.encodeRecordingRedactions(state)
+      let after = json.cut(atDepth: Self.maxStateDepth)
+      let patches = StatePatch.adding(
+        redactedChanges: tracker.changes(to: parts), in: after, to: StatePatch.between(previous, after))
+      try body(position, after, patches)
+      previous = after
+      position += 1
     }
   }
 }

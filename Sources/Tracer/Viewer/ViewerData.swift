@@ -1,19 +1,75 @@
-/// The data the viewer page embeds, as one JSON object its script reads.
+/// What the viewer page is written from: a recorded journal, whose states are computed and
+/// compared one at a time as the page is written, or a ``JournalDocument`` read from a file.
+protocol ViewerInput {
+  var stateType: String { get }
+  var actionType: String { get }
+  /// The origin's ISO 8601 time.
+  var origin: String? { get }
+  var entryCount: Int { get }
+  /// The list row of the entry at a position (0 is the first entry held).
+  func row(at position: Int) -> ViewerRow
+  /// The effect lifecycle events, in the order they happened.
+  var effectEvents: [EventFields] { get }
+  /// The state before the first entry, if held.
+  var baseState: JSONValue? { get }
+  /// Calls `body` for each entry in order with the state after it (`nil` when not held) and the
+  /// changes from the state before it (`nil` when either state is not held).
+  func forEachStep(
+    _ body: (_ position: Int, _ after: JSONValue?, _ patches: [StatePatch]?) throws(JournalExportError) ->
+      Void
+  ) throws(JournalExportError)
+}
+
+/// One row of the viewer's list.
+struct ViewerRow {
+  var index: Int
+  var sequence: UInt64
+  /// Nanoseconds since the origin.
+  var time: Int64
+  var context: String?
+  var causeKind: String
+  var causeParent: UInt64?
+  var causeLabel: String?
+  var type: String
+  /// The chain's nanoseconds.
+  var duration: Int64
+  /// The action as compact JSON text.
+  var actionJSON: String
+  var outcome: String
+}
+
+/// Writes the data the viewer page embeds, as one JSON object its script reads, streaming: its
+/// memory holds one state and its predecessor, the rows, and every `interval`-th state.
 ///
 /// `entries` are rows `[index, seq, time, context, causeKind, causeParent, causeLabel, type,
 /// duration, action, outcome]` (context as a position in `contexts`, -1 for none; times in
-/// nanoseconds; the action as JSON text). States: `base` is the state before the first entry,
-/// `full` holds `[position, state]` pairs of states after entries, and `patches[k]` the changes
-/// from the state before entry `k` to the state after it (`null` when the file lacks either).
-enum ViewerData {
-  static func make(_ document: JournalDocument, title: String, interval: Int) -> JSONValue {
+/// nanoseconds; the action as JSON text). `effects` are rows `[effect, kind, label, parent,
+/// start, end, outcome, error]` (`parent` the sequence number of the action that started it,
+/// `end` the last time recorded for one still running). States: `base` is the state before the
+/// first entry, `patches[k]` the changes from the state before entry `k` to the state after it
+/// (`null` when the file lacks either), applied in order, and `full` holds `[position, state]`
+/// pairs of states after entries.
+struct ViewerData<Input: ViewerInput> {
+  let input: Input
+  let title: String
+  let interval: Int
+
+  func write(into stream: inout ExportStream) throws(JournalExportError) {
+    stream.writer.raw(#"{"title":"#)
+    stream.writer.string(title)
+    stream.writer.raw(#","stateType":"#)
+    stream.writer.string(input.stateType)
+    stream.writer.raw(#","actionType":"#)
+    stream.writer.string(input.actionType)
+    stream.writer.raw(#","origin":"#)
+    stream.writer.write(input.origin.map { .string($0) } ?? .null)
     var contexts: [String] = []
     var contextPositions: [String: Int] = [:]
-    var rows: [JSONValue] = []
-    rows.reserveCapacity(document.count)
-    for entry in document.entries {
+    stream.writer.raw(#","entries":["#)
+    for position in 0..<input.entryCount {
+      let row = input.row(at: position)
       var context = -1
-      if let name = entry.context {
+      if let name = row.context {
         if let known = contextPositions[name] {
           context = known
         } else {
@@ -22,44 +78,65 @@ enum ViewerData {
           contexts.append(name)
         }
       }
-      rows.append(
+      if position > 0 { stream.writer.raw(",") }
+      stream.writer.write(
         .array([
-          .integer(entry.index), .integer(entry.sequence), .integer(entry.time), .integer(context),
-          .string(entry.causeKind), entry.causeParent.map { .integer($0) } ?? .null,
-          entry.causeLabel.map { .string($0) } ?? .null, .string(entry.type), .integer(entry.duration),
-          .string(entry.actionJSON), .string(entry.outcome),
+          .integer(row.index), .integer(row.sequence), .integer(row.time), .integer(context),
+          .string(row.causeKind), row.causeParent.map { .integer($0) } ?? .null,
+          row.causeLabel.map { .string($0) } ?? .null, .string(row.type), .integer(row.duration),
+          .string(row.actionJSON), .string(row.outcome),
         ]))
+      try stream.flushIfNeeded()
     }
-    let base = document.count > 0 ? document.state(before: 0) : nil
+    stream.writer.raw(#"],"contexts":"#)
+    stream.writer.write(.array(contexts.map { .string($0) }))
+    stream.writer.raw(#","effects":"#)
+    stream.writer.write(.array(effects()))
+    stream.writer.raw(#","base":"#)
+    stream.writer.write(input.baseState ?? .null)
+    stream.writer.raw(#","patches":["#)
     var full: [JSONValue] = []
-    var patches: [JSONValue] = []
-    patches.reserveCapacity(document.count)
-    var previous = base
-    for position in 0..<document.count {
-      let before = position == 0 ? previous : (document.state(before: position) ?? previous)
-      let after = document.state(after: position)
-      if let before, let after {
-        patches.append(
-          .array(
-            document.statePatches(from: position, to: position, before: before, after: after).map(\.json)))
-      } else {
-        patches.append(.null)
-      }
-      if let after, position % interval == 0 || before == nil {
+    var previousHeld = input.baseState != nil
+    try input.forEachStep { (position, after, patches) throws(JournalExportError) in
+      if position > 0 { stream.writer.raw(",") }
+      stream.writer.write(patches.map { .array($0.map(\.json)) } ?? .null)
+      if let after, position % interval == 0 || !previousHeld {
         full.append(.array([.integer(position), after]))
       }
-      previous = after
+      previousHeld = after != nil
+      try stream.flushIfNeeded()
     }
-    return .object([
-      JSONMember("title", .string(title)),
-      JSONMember("stateType", .string(document.stateType)),
-      JSONMember("actionType", .string(document.actionType)),
-      JSONMember("origin", document.originISO8601.map { .string($0) } ?? .null),
-      JSONMember("contexts", .array(contexts.map { .string($0) })),
-      JSONMember("entries", .array(rows)),
-      JSONMember("base", base ?? .null),
-      JSONMember("full", .array(full)),
-      JSONMember("patches", .array(patches)),
-    ])
+    stream.writer.raw(#"],"full":["#)
+    for (offset, pair) in full.enumerated() {
+      if offset > 0 { stream.writer.raw(",") }
+      stream.writer.write(pair)
+      try stream.flushIfNeeded()
+    }
+    stream.writer.raw("]}")
+  }
+
+  private func effects() -> [JSONValue] {
+    let events = input.effectEvents
+    let lastTime = max(
+      input.entryCount == 0 ? 0 : input.row(at: input.entryCount - 1).time, events.last?.time ?? 0)
+    return EffectSpan.spans(of: events, lastTime: lastTime).map { span in
+      .array([
+        .integer(span.effect), .string(span.cause.kind.rawValue),
+        span.cause.label.map { .string($0) } ?? .null,
+        span.cause.parent.map { .integer($0) } ?? .null, .integer(span.start), .integer(span.end),
+        .string(span.outcome), span.error.map { .string($0) } ?? .null,
+      ])
+    }
+  }
+}
+
+extension ViewerData where Input == DocumentViewerInput {
+  /// The data the page embeds for `document`, read back as JSON: what the page's script sees.
+  static func make(_ document: JournalDocument, title: String, interval: Int) -> JSONValue {
+    var stream = ExportStream()
+    try? ViewerData(input: DocumentViewerInput(document: document), title: title, interval: interval)
+      .write(into: &stream)
+    try? stream.finish()
+    return (try? JSONParser.parse(Array(stream.data), limits: JournalImportLimits.ownExport.parser)) ?? .null
   }
 }

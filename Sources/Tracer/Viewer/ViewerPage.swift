@@ -3,21 +3,20 @@ enum ViewerPage {
   /// The template with its placeholders filled in one pass over the template: the text put in
   /// is never searched, so a title holding `__DATA__` stays a title.
   static func html(title: String, data: String) -> String {
-    let replacements = [("__TITLE__", escape(title)), ("__DATA__", data)]
-    var output = ""
-    output.reserveCapacity(template.utf8.count + data.utf8.count)
-    var remaining = template[...]
-    while true {
-      let found = replacements.compactMap { placeholder, text in
-        remaining.range(of: placeholder).map { (range: $0, text: text) }
-      }.min { $0.range.lowerBound < $1.range.lowerBound }
-      guard let found else { break }
-      output += remaining[..<found.range.lowerBound]
-      output += found.text
-      remaining = remaining[found.range.upperBound...]
+    let (before, after) = parts(title: title)
+    return before + data + after
+  }
+
+  /// The page before and after its data, with the title in place. The template holds the data's
+  /// placeholder once; the title is put in each part in one pass, so a title holding a
+  /// placeholder stays a title.
+  static func parts(title: String) -> (before: String, after: String) {
+    let escaped = escape(title)
+    func titled(_ part: Substring) -> String {
+      part.replacingOccurrences(of: "__TITLE__", with: escaped)
     }
-    output += remaining
-    return output
+    guard let data = template.range(of: "__DATA__") else { return (titled(template[...]), "") }
+    return (titled(template[..<data.lowerBound]), titled(template[data.upperBound...]))
   }
 
   /// `text` with HTML's special characters escaped.
@@ -109,6 +108,13 @@ enum ViewerPage {
     const bySeq = new Map();
     for (let i = 0; i < N; i++) bySeq.set(E[i][1], i);
     const full = new Map(D.full.map((pair) => [pair[0], pair[1]]));
+    // Effects, thunks and timers by the sequence number of the action that started them.
+    const effectsOf = new Map();
+    for (const f of D.effects || []) {
+      if (f[3] === null) continue;
+      if (!effectsOf.has(f[3])) effectsOf.set(f[3], []);
+      effectsOf.get(f[3]).push(f);
+    }
     const cache = new Map();
     let filtered = new Int32Array(N).map((_, i) => i);
     let selected = -1;
@@ -139,7 +145,8 @@ enum ViewerPage {
       let target = state;
       for (let i = 0; i < path.length - 1; i++) target = target[path[i]];
       const last = path[path.length - 1];
-      if (patch.length > 1) target[last] = clone(patch[1]);
+      if (patch.length > 2) target.splice(last, 0, clone(patch[1]));
+      else if (patch.length > 1) target[last] = clone(patch[1]);
       else if (Array.isArray(target)) target.splice(last, 1);
       else delete target[last];
       return state;
@@ -257,8 +264,8 @@ enum ViewerPage {
       const e = E[pos];
       slider.value = pos;
       $("position").textContent = (pos + 1) + " / " + N;
-      document.body.dataset.selected = e[0];
-      history.replaceState(null, "", "#select=" + e[0]);
+      document.body.dataset.selected = e[1];
+      history.replaceState(null, "", "#select=" + e[1]);
       let html = "<h2>Entry</h2><pre>#" + e[1] + " " + esc(e[7]) + "  index " + e[0] + "  context " +
         esc(contextName(e) || "—") + "  " + duration(e[8]) + "  " + esc(e[10]) + "</pre>";
       html += '<h2>Cause</h2><pre class="cause">' + esc(e[4]) + (e[6] !== null ? " " + esc(JSON.stringify(e[6])) : "") +
@@ -267,17 +274,31 @@ enum ViewerPage {
       try { action = JSON.stringify(JSON.parse(e[9]), null, 2); } catch (_) { action = e[9]; }
       html += '<h2>Action</h2><pre id="action">' + esc(action).replaceAll("&quot;&lt;redacted&gt;&quot;",
         '<span class="redacted">"&lt;redacted&gt;"</span>') + "</pre>";
+      const started = effectsOf.get(e[1]) || [];
+      if (started.length > 0) {
+        html += '<h2>Effects</h2><div id="effects">';
+        for (const f of started) {
+          html += '<div class="effect"><span class="path">' + esc(f[1] + (f[2] !== null ? " " + JSON.stringify(f[2]) : "")) +
+            "</span> #" + f[0] + ": " + duration(f[4] - e[2]) + " after the action, for " + duration(f[5] - f[4]) +
+            ", " + esc(f[6]) + (f[7] !== null ? ": " + esc(f[7]) : "") + "</div>";
+        }
+        html += "</div>";
+      }
       html += '<h2>Diff</h2><div id="diff">';
       const patches = D.patches[pos];
       if (patches === null) html += '<p class="note">This file does not hold the states around this entry ' +
         "(export with states: .everyEntry).</p>";
       else if (patches.length === 0) html += '<p class="note">no change</p>';
       else {
+        // Each patch's path names the state as the patches before it left it.
         const before = stateAfter(pos - 1);
+        let current = before === undefined ? undefined : clone(before);
         for (const patch of patches) {
+          const old = patch.length > 2 || current === undefined ? undefined : valueAt(current, patch[0]);
           html += '<div class="change"><span class="path">' + esc(pathText(patch[0])) + '</span>: <span class="old">' +
-            valueHTML(valueAt(before, patch[0])) + '</span> → <span class="new">' +
+            valueHTML(old) + '</span> → <span class="new">' +
             valueHTML(patch.length > 1 ? patch[1] : undefined) + "</span></div>";
+          if (current !== undefined) current = applyPatch(current, patch);
         }
       }
       html += '</div><h2>State after</h2><div id="state" class="tree"></div>';
@@ -325,15 +346,16 @@ enum ViewerPage {
       const next = k < 0 ? 0 : k + (event.key === "ArrowDown" ? 1 : -1);
       if (next >= 0 && next < filtered.length) select(filtered[next], true);
     });
-    // `#filter=text&select=N` (or `#cause=N`, which follows entry N's cause) set the page up from its address.
+    // `#filter=text&select=N` (or `#cause=N`, which follows the cause of entry N) set the page up from its
+    // address; N is the sequence number the list shows as #N.
     function honourFragment() {
       const params = new URLSearchParams(location.hash.slice(1));
       if (params.has("filter")) $("filter").value = params.get("filter");
       applyFilter();
-      if (params.has("select") && N > 0) select(Number(params.get("select")) - E[0][0], true);
-      if (params.has("cause") && N > 0) {
-        const link = E[Number(params.get("cause")) - E[0][0]];
-        if (link && link[5] !== null) jumpToSequence(link[5]);
+      if (params.has("select")) jumpToSequence(Number(params.get("select")));
+      if (params.has("cause")) {
+        const pos = bySeq.get(Number(params.get("cause")));
+        if (pos !== undefined && E[pos][5] !== null) jumpToSequence(E[pos][5]);
       }
     }
     honourFragment();
