@@ -38,6 +38,12 @@ struct CheckpointList<State: Sendable>: Sendable {
     return items[position]
   }
 
+  /// The size counted for the checkpoint at `index`; 0 when there is none.
+  func size(ofCheckpointAt index: Int) -> Int {
+    guard let position = position(atOrBefore: index), items[position].index == index else { return 0 }
+    return sizes[position]
+  }
+
   /// The first checkpoint after `index`.
   func first(after index: Int) -> JournalCheckpoint<State>? {
     let next = (position(atOrBefore: index) ?? head - 1) + 1

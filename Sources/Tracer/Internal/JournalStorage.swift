@@ -9,6 +9,8 @@ struct JournalStorage<State: Sendable, Action: Sendable>: Sendable {
   @usableFromInline var committedCount = 0
   /// The metadata handed to sinks, computed once the state's shape is known.
   var sinkMetadata: JournalMetadata?
+  /// The default state size estimate, which remembers the last checkpoint's buffers.
+  var sizeEstimate = StateSizeEstimate()
 
   @usableFromInline
   init(content: JournalContent<State, Action>) {
@@ -51,9 +53,7 @@ extension JournalStorage {
       while excess > 0, position < endIndex {
         let next = min(content.checkpoints.first(after: position)?.index ?? endIndex, endIndex)
         excess -= (next - position) * entryBytes
-        if let checkpoint = content.checkpoints.nearest(atOrBefore: position), checkpoint.index == position {
-          excess -= configuration.stateSize(checkpoint.state)
-        }
+        excess -= content.checkpoints.size(ofCheckpointAt: position)
         position = next
       }
       target = max(target, position)
@@ -83,7 +83,7 @@ extension JournalStorage {
     {
       content.checkpoints.removeAll(before: index)
       content.checkpoints.prepend(
-        JournalCheckpoint(index: index, kind: .interval, state: state), size: configuration.stateSize(state))
+        JournalCheckpoint(index: index, kind: .interval, state: state), size: configuration.size(of: state))
     } else {
       content.checkpoints.removeAll(before: index)
     }

@@ -47,7 +47,7 @@ extension Journal {
       storage.content.releaseUnreferencedStrings()
       if let state {
         storage.content.checkpoints.append(
-          JournalCheckpoint(index: end, kind: .resync, state: state), size: configuration.stateSize(state))
+          JournalCheckpoint(index: end, kind: .resync, state: state), size: configuration.size(of: state))
       }
       storage.gap = true
       wantsCheckpoint.store(true, ordering: .relaxed)

@@ -97,7 +97,7 @@ public final class Journal<State: Sendable, Action: Sendable>: Sendable {
     if let initialState {
       content.checkpoints.append(
         JournalCheckpoint(index: 0, kind: .resync, state: initialState),
-        size: configuration.stateSize(initialState))
+        size: configuration.size(of: initialState))
       content.stateShape = TypeFingerprint.shape(of: initialState)
     }
     var storage = JournalStorage(content: content)

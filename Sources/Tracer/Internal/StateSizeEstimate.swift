@@ -1,0 +1,152 @@
+import Foundation
+
+/// The journal's default estimate of a state's size, for its byte cap: the state's inline size
+/// plus the heap storage of the arrays, strings, sets, dictionaries and `Data` it holds, found by
+/// reflection (`Mirror`) through its stored properties, enum payloads and optionals.
+///
+/// - A collection counts its elements' stride times its count; elements that hold heap storage
+///   themselves are sampled (at most `sampleCount` of them, evenly spaced) and their average is
+///   counted for every element.
+/// - A string counts its UTF-8 bytes when it is too long to be stored inline (over 15).
+/// - Class instances are not followed: they are shared, not copied, by a checkpoint.
+/// - A contiguous buffer (an array's, `Data`'s) already counted for the previous checkpoint is
+///   shared with it (copy on write) and counted once.
+///
+/// It runs once per checkpoint, not per action; a state without references (`_isPOD`) costs no
+/// reflection at all.
+struct StateSizeEstimate {
+  /// The most elements of one collection looked into.
+  static let sampleCount = 8
+  /// Followed at most this deep, so that a recursive structure ends.
+  static let maxDepth = 16
+
+  /// The contiguous buffers counted for the previous checkpoint.
+  var previousBuffers: Set<UInt> = []
+
+  /// The estimated bytes of `state`, counting buffers shared with the previous call's state once;
+  /// remembers this state's buffers for the next call.
+  mutating func bytes<State>(ofCheckpoint state: State) -> Int {
+    var walk = Walk(shared: previousBuffers)
+    let bytes = walk.bytes(of: state)
+    previousBuffers = walk.buffers
+    return bytes
+  }
+
+  /// The estimated bytes of `state`, counting every buffer.
+  static func bytes<State>(of state: State) -> Int {
+    var walk = Walk(shared: [])
+    return walk.bytes(of: state)
+  }
+
+  /// One estimate.
+  struct Walk {
+    /// Buffers counted by the previous estimate: not counted again.
+    let shared: Set<UInt>
+    /// Buffers met by this one.
+    var buffers: Set<UInt> = []
+
+    init(shared: Set<UInt>) {
+      self.shared = shared
+    }
+
+    mutating func bytes<Value>(of value: Value) -> Int {
+      if _isPOD(Value.self) { return MemoryLayout<Value>.size }
+      return MemoryLayout<Value>.size + heapBytes(of: value, depth: 0)
+    }
+
+    /// The heap bytes `value` holds, beyond its inline size.
+    mutating func heapBytes(of value: Any, depth: Int) -> Int {
+      guard depth < StateSizeEstimate.maxDepth else { return 0 }
+      if let value = value as? any HeapStored { return value.heapBytes(in: &self, depth: depth) }
+      let mirror = Mirror(reflecting: value)
+      if mirror.displayStyle == .class { return 0 }
+      var total = 0
+      for child in mirror.children { total += heapBytes(of: child.value, depth: depth + 1) }
+      return total
+    }
+
+    /// Whether the buffer at `address` is to be counted: met for the first time in this estimate,
+    /// and not counted by the previous one.
+    mutating func counts(buffer address: UInt) -> Bool {
+      guard buffers.insert(address).inserted else { return false }
+      return !shared.contains(address)
+    }
+
+    /// The heap bytes of a collection's storage: its elements' stride times their count, plus
+    /// what a sample of the elements holds in turn.
+    mutating func collectionBytes<C: Collection>(_ collection: C, address: UInt?, depth: Int) -> Int {
+      let count = collection.count
+      guard count > 0 else { return 0 }
+      if let address, !counts(buffer: address) { return 0 }
+      var bytes = count * MemoryLayout<C.Element>.stride
+      if !_isPOD(C.Element.self) {
+        let samples = min(count, StateSizeEstimate.sampleCount)
+        let step = count / samples
+        var index = collection.startIndex
+        var sampled = 0
+        for taken in 0..<samples {
+          sampled += heapBytes(of: collection[index], depth: depth + 1)
+          if taken + 1 < samples { index = collection.index(index, offsetBy: step) }
+        }
+        bytes += sampled / samples * count
+      }
+      return bytes
+    }
+  }
+}
+
+/// A type whose heap storage the estimate knows how to count.
+protocol HeapStored {
+  func heapBytes(in walk: inout StateSizeEstimate.Walk, depth: Int) -> Int
+}
+
+extension String: HeapStored {
+  func heapBytes(in walk: inout StateSizeEstimate.Walk, depth: Int) -> Int {
+    let count = utf8.count
+    return count > 15 ? count : 0
+  }
+}
+
+extension Substring: HeapStored {
+  func heapBytes(in walk: inout StateSizeEstimate.Walk, depth: Int) -> Int { 0 }
+}
+
+extension Array: HeapStored {
+  func heapBytes(in walk: inout StateSizeEstimate.Walk, depth: Int) -> Int {
+    let address = withUnsafeBufferPointer { $0.baseAddress.map { UInt(bitPattern: $0) } }
+    return walk.collectionBytes(self, address: address, depth: depth)
+  }
+}
+
+extension ContiguousArray: HeapStored {
+  func heapBytes(in walk: inout StateSizeEstimate.Walk, depth: Int) -> Int {
+    let address = withUnsafeBufferPointer { $0.baseAddress.map { UInt(bitPattern: $0) } }
+    return walk.collectionBytes(self, address: address, depth: depth)
+  }
+}
+
+extension ArraySlice: HeapStored {
+  func heapBytes(in walk: inout StateSizeEstimate.Walk, depth: Int) -> Int {
+    let address = withUnsafeBufferPointer { $0.baseAddress.map { UInt(bitPattern: $0) } }
+    return walk.collectionBytes(self, address: address, depth: depth)
+  }
+}
+
+extension Set: HeapStored {
+  func heapBytes(in walk: inout StateSizeEstimate.Walk, depth: Int) -> Int {
+    walk.collectionBytes(self, address: nil, depth: depth)
+  }
+}
+
+extension Dictionary: HeapStored {
+  func heapBytes(in walk: inout StateSizeEstimate.Walk, depth: Int) -> Int {
+    walk.collectionBytes(self, address: nil, depth: depth)
+  }
+}
+
+extension Data: HeapStored {
+  func heapBytes(in walk: inout StateSizeEstimate.Walk, depth: Int) -> Int {
+    let address = withUnsafeBytes { $0.baseAddress.map { UInt(bitPattern: $0) } }
+    return walk.collectionBytes(self, address: address, depth: depth)
+  }
+}
