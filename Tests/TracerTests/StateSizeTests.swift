@@ -38,6 +38,41 @@ private struct Untouched: Reducer {
   }
 }
 
+/// A state holding 1 MiB that `replace` swaps for a new buffer.
+private struct Payloads: Reducer {
+  struct State: Equatable, Sendable {
+    var count = 0
+    var payload = [UInt8](repeating: 0, count: 1 << 20)
+  }
+
+  enum Action: Equatable, Sendable { case increment, replace }
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .increment: state.count += 1
+    case .replace: state.payload = [UInt8](repeating: 1, count: 1 << 20)
+    }
+    return .none
+  }
+}
+
+/// A state holding a dictionary of 10,000 entries that no action touches, and a counter.
+private struct Table: Reducer {
+  static let size = 10_000
+
+  struct State: Equatable, Sendable {
+    var count = 0
+    var table = Dictionary(uniqueKeysWithValues: (0..<Table.size).map { ($0, $0) })
+  }
+
+  enum Action: Equatable, Sendable { case increment }
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    state.count += 1
+    return .none
+  }
+}
+
 /// Strings, an array of strings and a dictionary.
 private struct Document: Sendable {
   var title = String(repeating: "t", count: 100)
@@ -82,7 +117,9 @@ private struct Document: Sendable {
     let snapshot = journal.snapshot()
     // What the checkpoints' arrays and the entries hold on the heap: each array's capacity, and
     // its header (32 bytes); the entries' records.
-    let arrays = snapshot.checkpoints.reduce(0) { $0 + 32 + $1.state.values.capacity * MemoryLayout<Int>.stride }
+    let arrays = snapshot.checkpoints.reduce(0) {
+      $0 + 32 + $1.state.values.capacity * MemoryLayout<Int>.stride
+    }
     let entries = snapshot.count * MemoryLayout<EntryRecord<LargeList.Action>>.stride
     let heap = Double(arrays + entries)
     let estimate = Double(journal.approximateBytes)
@@ -99,5 +136,56 @@ private struct Document: Sendable {
     // One 1 MiB buffer, shared by the ten checkpoints (and the store).
     #expect(journal.approximateBytes >= 1 << 20)
     #expect(journal.approximateBytes < (1 << 20) + (128 << 10))
+  }
+
+  @Test func aBufferSharedWithCommittedCheckpointsIsCountedByTheFirstOneLeft() {
+    let journal = Journal(
+      reducer: Untouched(), configuration: .init(checkpointInterval: 100, maxEntries: 400, maxBytes: nil))
+    let store = Store(initialState: Untouched.State(), reducer: Untouched(), middleware: [.tracer(journal)])
+    for _ in 0..<1_000 { store.send(.increment) }
+    #expect(journal.committedCount == 600)
+    // The 1 MiB buffer is still held by the checkpoints left.
+    #expect(journal.approximateBytes >= 1 << 20)
+    #expect(journal.approximateBytes < (1 << 20) + (128 << 10))
+  }
+
+  @Test func aBufferOfATruncatedCheckpointIsCountedWhenTheStoreRecordsItAgain() {
+    let journal = Journal(
+      reducer: Payloads(), configuration: .init(checkpointInterval: 100, maxEntries: nil, maxBytes: nil))
+    let store = Store(initialState: Payloads.State(), reducer: Payloads(), middleware: [.tracer(journal)])
+    for _ in 0..<99 { store.send(.increment) }
+    store.send(.replace)
+    for _ in 0..<50 { store.send(.increment) }
+    // The checkpoint before entry 100, the only one holding the second buffer, goes; the store
+    // still holds that buffer, and the next entry's checkpoint keeps it again.
+    journal.truncate(from: 50)
+    store.send(.increment)
+    #expect(journal.snapshot().checkpoints.map(\.index) == [0, 50])
+    #expect(journal.approximateBytes >= 2 << 20)
+    #expect(journal.approximateBytes < (2 << 20) + (128 << 10))
+  }
+
+  @Test func aDictionaryNoActionTouchesIsCountedOnceForAllCheckpoints() {
+    let journal = Journal(
+      reducer: Table(), configuration: .init(checkpointInterval: 100, maxEntries: nil, maxBytes: nil))
+    let store = Store(initialState: Table.State(), reducer: Table(), middleware: [.tracer(journal)])
+    for _ in 0..<1_000 { store.send(.increment) }
+    let tableBytes = Table.size * MemoryLayout<(key: Int, value: Int)>.stride
+    #expect(journal.snapshot().checkpoints.count == 10)
+    #expect(journal.approximateBytes >= tableBytes)
+    #expect(journal.approximateBytes < tableBytes + (128 << 10))
+  }
+
+  @Test func theGivenStateSizeIsCountedForEveryCheckpoint() {
+    func approximateBytes(stateSize: Int) -> Int {
+      let journal = Journal(
+        reducer: LargeList(),
+        configuration: .init(
+          checkpointInterval: 100, maxEntries: nil, maxBytes: nil, stateSize: { _ in stateSize }))
+      let store = Store(initialState: LargeList.State(), reducer: LargeList(), middleware: [.tracer(journal)])
+      for _ in 0..<1_000 { store.send(.bump) }
+      return journal.approximateBytes
+    }
+    #expect(approximateBytes(stateSize: 1_000) - approximateBytes(stateSize: 0) == 10 * 1_000)
   }
 }

@@ -3,9 +3,16 @@
 struct CheckpointList<State: Sendable>: Sendable {
   @usableFromInline var items: [JournalCheckpoint<State>] = []
   @usableFromInline var sizes: [Int] = []
+  /// Whether the checkpoint at the same position was estimated without the buffers it shares
+  /// with the one before it (see ``append(estimating:)``).
+  var sharesWithPrevious: [Bool] = []
   @usableFromInline var head = 0
   /// The approximate bytes of the states held.
   @usableFromInline var byteCount = 0
+  /// The heap buffers of the last checkpoint, when its size was estimated: a buffer the next
+  /// checkpoint shares with it is counted once. Emptied whenever the last checkpoint goes, so that
+  /// an address is never compared once its buffer may have been freed and reused.
+  var lastBuffers: Set<UInt> = []
 
   var all: ArraySlice<JournalCheckpoint<State>> { items[head...] }
   @usableFromInline init() {}
@@ -17,18 +24,39 @@ struct CheckpointList<State: Sendable>: Sendable {
   var first: JournalCheckpoint<State>? { head < items.count ? items[head] : nil }
   var count: Int { items.count - head }
 
-  /// Adds a checkpoint after the last one, or replaces the last one at the same index.
+  /// Adds a checkpoint after the last one, or replaces the last one at the same index, whose
+  /// size is `size`.
   @usableFromInline
   mutating func append(_ checkpoint: JournalCheckpoint<State>, size: Int) {
+    append(checkpoint, size: size, sharesWithPrevious: false)
+    lastBuffers = []
+  }
+
+  /// Adds a checkpoint as ``append(_:size:)`` does, its size estimated by ``StateSizeEstimate``
+  /// without the buffers it shares with the checkpoint before it (copy on write: what the actions
+  /// since left untouched), which are counted there.
+  mutating func append(estimating checkpoint: JournalCheckpoint<State>) {
+    // A replaced checkpoint's buffers go with it: compare with none.
+    let replacing = lastIndex == checkpoint.index
+    let shared = replacing ? [] : lastBuffers
+    var walk = StateSizeEstimate.Walk(shared: shared)
+    let size = walk.bytes(of: checkpoint.state)
+    append(checkpoint, size: size, sharesWithPrevious: !shared.isEmpty)
+    lastBuffers = walk.buffers
+  }
+
+  private mutating func append(_ checkpoint: JournalCheckpoint<State>, size: Int, sharesWithPrevious: Bool) {
     if let last, last.index == checkpoint.index {
       items[items.count - 1] = checkpoint
       byteCount += size - sizes[sizes.count - 1]
       sizes[sizes.count - 1] = size
+      self.sharesWithPrevious[sizes.count - 1] = sharesWithPrevious
       return
     }
     precondition(last.map { $0.index < checkpoint.index } ?? true, "checkpoints must be added in order")
     items.append(checkpoint)
     sizes.append(size)
+    self.sharesWithPrevious.append(sharesWithPrevious)
     byteCount += size
   }
 
@@ -62,13 +90,24 @@ struct CheckpointList<State: Sendable>: Sendable {
 
   /// Removes the checkpoints before `index`.
   mutating func removeAll(before index: Int) {
+    let oldHead = head
     while head < items.count, items[head].index < index {
       byteCount -= sizes[head]
       head += 1
     }
+    if head == items.count { lastBuffers = [] }
+    // The buffers the new first checkpoint shared with a removed one were counted there only:
+    // count them now. Once per commit, not per action.
+    if head > oldHead, head < items.count, sharesWithPrevious[head] {
+      let size = StateSizeEstimate.bytes(of: items[head].state)
+      byteCount += size - sizes[head]
+      sizes[head] = size
+      sharesWithPrevious[head] = false
+    }
     if head > 64, head * 2 > items.count {
       items.removeFirst(head)
       sizes.removeFirst(head)
+      sharesWithPrevious.removeFirst(head)
       head = 0
     }
   }
@@ -77,7 +116,9 @@ struct CheckpointList<State: Sendable>: Sendable {
   mutating func removeAll(after index: Int) {
     while items.count > head, items[items.count - 1].index > index {
       byteCount -= sizes.removeLast()
+      sharesWithPrevious.removeLast()
       items.removeLast()
+      lastBuffers = []
     }
   }
 
@@ -94,9 +135,11 @@ extension CheckpointList {
       head -= 1
       items[head] = checkpoint
       sizes[head] = size
+      sharesWithPrevious[head] = false
     } else {
       items.insert(checkpoint, at: 0)
       sizes.insert(size, at: 0)
+      sharesWithPrevious.insert(false, at: 0)
     }
     byteCount += size
   }

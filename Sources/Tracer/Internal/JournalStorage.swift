@@ -9,8 +9,6 @@ struct JournalStorage<State: Sendable, Action: Sendable>: Sendable {
   @usableFromInline var committedCount = 0
   /// The metadata handed to sinks, computed once the state's shape is known.
   var sinkMetadata: JournalMetadata?
-  /// The default state size estimate, which remembers the last checkpoint's buffers.
-  var sizeEstimate = StateSizeEstimate()
 
   @usableFromInline
   init(content: JournalContent<State, Action>) {

@@ -9,28 +9,19 @@ import Foundation
 ///   counted for every element.
 /// - A string counts its UTF-8 bytes when it is too long to be stored inline (over 15).
 /// - Class instances are not followed: they are shared, not copied, by a checkpoint.
-/// - A contiguous buffer (an array's, `Data`'s) already counted for the previous checkpoint is
-///   shared with it (copy on write) and counted once.
+/// - A buffer (an array's, a set's, a dictionary's, `Data`'s) met twice is counted once, and one
+///   the previous checkpoint holds is shared with it (copy on write) and not counted again (see
+///   ``CheckpointList/append(estimating:)``).
+/// - Elements are sampled: a change to the storage of an element outside the sample (an inner
+///   array of an array of arrays) is not seen. Such states want their own `stateSize`.
 ///
 /// It runs once per checkpoint, not per action; a state without references (`_isPOD`) costs no
 /// reflection at all.
-struct StateSizeEstimate {
+enum StateSizeEstimate {
   /// The most elements of one collection looked into.
   static let sampleCount = 8
   /// Followed at most this deep, so that a recursive structure ends.
   static let maxDepth = 16
-
-  /// The contiguous buffers counted for the previous checkpoint.
-  var previousBuffers: Set<UInt> = []
-
-  /// The estimated bytes of `state`, counting buffers shared with the previous call's state once;
-  /// remembers this state's buffers for the next call.
-  mutating func bytes<State>(ofCheckpoint state: State) -> Int {
-    var walk = Walk(shared: previousBuffers)
-    let bytes = walk.bytes(of: state)
-    previousBuffers = walk.buffers
-    return bytes
-  }
 
   /// The estimated bytes of `state`, counting every buffer.
   static func bytes<State>(of state: State) -> Int {
@@ -134,18 +125,28 @@ extension ArraySlice: HeapStored {
 
 extension Set: HeapStored {
   func heapBytes(in walk: inout StateSizeEstimate.Walk, depth: Int) -> Int {
-    walk.collectionBytes(self, address: nil, depth: depth)
+    walk.collectionBytes(self, address: storageIdentity(of: self), depth: depth)
   }
 }
 
 extension Dictionary: HeapStored {
   func heapBytes(in walk: inout StateSizeEstimate.Walk, depth: Int) -> Int {
-    walk.collectionBytes(self, address: nil, depth: depth)
+    walk.collectionBytes(self, address: storageIdentity(of: self), depth: depth)
   }
+}
+
+/// The address of a hashed collection's storage: `Set` and `Dictionary` are one reference to it
+/// (their layout is part of the standard library's stable ABI), which copies share until one is
+/// changed. `nil` if a platform lays them out otherwise: the collection is then counted every time.
+private func storageIdentity<Collection>(of collection: Collection) -> UInt? {
+  guard MemoryLayout<Collection>.size == MemoryLayout<UInt>.size else { return nil }
+  return unsafeBitCast(collection, to: UInt.self)
 }
 
 extension Data: HeapStored {
   func heapBytes(in walk: inout StateSizeEstimate.Walk, depth: Int) -> Int {
+    // Up to 14 bytes are stored inline, and their address is a temporary one.
+    guard count > 14 else { return 0 }
     let address = withUnsafeBytes { $0.baseAddress.map { UInt(bitPattern: $0) } }
     return walk.collectionBytes(self, address: address, depth: depth)
   }

@@ -79,11 +79,14 @@ extension Journal {
   func addCheckpoint(
     _ state: State, at index: Int, resync: Bool, to storage: inout JournalStorage<State, Action>
   ) {
-    // The journal's own estimate counts a buffer this state shares with the previous checkpoint
-    // once: a large collection no action touches is one allocation for all of them.
-    let size = configuration.stateSize?(state) ?? storage.sizeEstimate.bytes(ofCheckpoint: state)
-    storage.content.checkpoints.append(
-      JournalCheckpoint(index: index, kind: resync ? .resync : .interval, state: state), size: size)
+    let checkpoint = JournalCheckpoint(index: index, kind: resync ? .resync : .interval, state: state)
+    if let stateSize = configuration.stateSize {
+      storage.content.checkpoints.append(checkpoint, size: stateSize(state))
+    } else {
+      // The journal's own estimate counts a buffer this state shares with the previous checkpoint
+      // once: a large collection no action touches is one allocation for all of them.
+      storage.content.checkpoints.append(estimating: checkpoint)
+    }
     if storage.content.stateShape == nil { storage.content.stateShape = TypeFingerprint.shape(of: state) }
   }
 
