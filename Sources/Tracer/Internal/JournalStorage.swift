@@ -30,7 +30,7 @@ extension JournalStorage {
   /// Commits the oldest entries while the journal is over its caps.
   @usableFromInline
   mutating func enforceCaps(
-    configuration: Journal<State, Action>.Configuration, reduce: (inout State, Action) -> Effect<Action>
+    configuration: Journal<State, Action>.Configuration, replay: ReplayLoop<State, Action>
   ) {
     let startIndex = content.entries.startIndex
     let endIndex = content.entries.endIndex
@@ -66,18 +66,18 @@ extension JournalStorage {
     {
       target = next.index
     }
-    commit(upTo: target, configuration: configuration, reduce: reduce)
+    commit(upTo: target, configuration: configuration, replay: replay)
   }
 
   /// Folds the entries before `index` into the base state.
   mutating func commit(
     upTo index: Int, configuration: Journal<State, Action>.Configuration,
-    reduce: (inout State, Action) -> Effect<Action>
+    replay: ReplayLoop<State, Action>
   ) {
     let index = min(max(index, content.entries.startIndex), content.entries.endIndex)
     guard index > content.entries.startIndex else { return }
     if content.checkpoints.nearest(atOrBefore: index)?.index != index,
-      let state = content.state(before: index, reduce: reduce)
+      let state = content.state(before: index, replay: replay)
     {
       content.checkpoints.removeAll(before: index)
       content.checkpoints.prepend(

@@ -6,7 +6,7 @@ extension Journal {
   public func commit(through index: Int) {
     storage.withLock { storage in
       // `index + 1` would overflow at `Int.max`, which is clamped like any other position.
-      storage.commit(upTo: min(index, Int.max - 1) + 1, configuration: configuration, reduce: reducer)
+      storage.commit(upTo: min(index, Int.max - 1) + 1, configuration: configuration, replay: replay)
     }
   }
 

@@ -93,7 +93,7 @@ extension Journal {
   /// Commits the oldest entries until the journal fits its caps.
   @usableFromInline
   func commitOverflow(_ storage: inout JournalStorage<State, Action>) {
-    storage.enforceCaps(configuration: configuration, reduce: reducer)
+    storage.enforceCaps(configuration: configuration, replay: replay)
   }
 
   /// Hands the entry at `index` to the sinks, outside the lock.

@@ -38,6 +38,8 @@ import Synchronization
 public final class Journal<State: Sendable, Action: Sendable>: Sendable {
   /// The reducer that recomputes states. Its effects are dropped: replay never runs them.
   @usableFromInline let reducer: @Sendable (inout State, Action) -> Effect<Action>
+  /// The loop that recomputes states: ``reducer`` applied to a range of entries.
+  @usableFromInline let replay: ReplayLoop<State, Action>
   /// The configuration the journal was created with.
   public let configuration: Configuration
   // The recording path below is inlinable, like `Store.send`: the client specializes it for its
@@ -68,24 +70,42 @@ public final class Journal<State: Sendable, Action: Sendable>: Sendable {
   ///     takes the store's state before that action as the base, whatever was given here.
   ///   - reducer: The store's reducer, used to recompute states (its effects are never run).
   ///   - configuration: Checkpoints, caps, filter and sinks.
-  // Inlinable so that the reducer closure is formed in the client, specialized for its reducer:
-  // formed here, every recomputed step (time travel, `state(at:)`) called the reducer through
-  // generic witnesses.
+  // Inlinable so that the reducer closure and the replay loop are formed in the client,
+  // specialized for its reducer: formed here, every recomputed step (time travel, `state(at:)`)
+  // called the reducer through generic witnesses; through the closure, it paid a call per step.
   @inlinable
   public convenience init<R: Reducer>(
     initialState: State? = nil, reducer: R, configuration: Configuration = Configuration()
   ) where R.State == State, R.Action == Action {
-    self.init(initialState: initialState, configuration: configuration) {
-      reducer.reduce(into: &$0, action: $1)
-    }
+    self.init(
+      initialState: initialState, configuration: configuration,
+      reduce: { reducer.reduce(into: &$0, action: $1) },
+      replay: { state, content, range in
+        content.entries.forEach(in: range) { record in
+          if !record.flags.contains(.stopped) { _ = reducer.reduce(into: &state, action: record.action) }
+        }
+      })
   }
 
   /// Creates an empty journal whose reducer is a closure.
-  public init(
+  public convenience init(
     initialState: State? = nil, configuration: Configuration = Configuration(),
     reduce: @escaping @Sendable (_ state: inout State, _ action: Action) -> Effect<Action>
   ) {
+    self.init(
+      initialState: initialState, configuration: configuration, reduce: reduce,
+      replay: JournalContent.replayLoop(calling: reduce))
+  }
+
+  /// Creates an empty journal whose states are recomputed by `replay`, which applies `reduce`.
+  @usableFromInline
+  init(
+    initialState: State?, configuration: Configuration,
+    reduce: @escaping @Sendable (_ state: inout State, _ action: Action) -> Effect<Action>,
+    replay: @escaping ReplayLoop<State, Action>
+  ) {
     self.reducer = reduce
+    self.replay = replay
     self.configuration = configuration
     self.recordsEverything =
       configuration.filter.recordsEverything && !(Action.self is any TraceableAction.Type)
@@ -112,6 +132,7 @@ public final class Journal<State: Sendable, Action: Sendable>: Sendable {
     reduce: @escaping @Sendable (inout State, Action) -> Effect<Action>
   ) {
     self.reducer = reduce
+    self.replay = JournalContent.replayLoop(calling: reduce)
     self.configuration = configuration
     self.recordsEverything =
       configuration.filter.recordsEverything && !(Action.self is any TraceableAction.Type)
@@ -132,7 +153,7 @@ public final class Journal<State: Sendable, Action: Sendable>: Sendable {
   /// with the journal, which never changes an entry once recorded.
   public func snapshot() -> JournalSnapshot<State, Action> {
     let content = storage.withLock { $0.content }
-    return JournalSnapshot(content: content, reduce: reducer)
+    return JournalSnapshot(content: content, reduce: reducer, replay: replay)
   }
 
   /// The positions of the entries held: from the first entry not committed to the last one.
