@@ -1,5 +1,6 @@
 import ChronicleStore
 import Foundation
+import Synchronization
 import Testing
 
 @testable import ChronicleTracer
@@ -69,6 +70,31 @@ private struct Table: Reducer {
 
   func reduce(into state: inout State, action: Action) -> Effect<Action> {
     state.count += 1
+    return .none
+  }
+}
+
+/// Counts the tokens released.
+private final class Releases: Sendable {
+  let count = Atomic<Int>(0)
+}
+
+/// An object a state holds, which counts its release.
+private final class Token: Sendable {
+  let releases: Releases
+  init(_ releases: Releases) { self.releases = releases }
+  deinit { releases.count.add(1, ordering: .relaxed) }
+}
+
+/// A state that every action gives a new token.
+private struct Renewing: Reducer {
+  let releases: Releases
+
+  struct State: Sendable { var token: Token }
+  enum Action: Equatable, Sendable { case renew }
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    state.token = Token(releases)
     return .none
   }
 }
@@ -187,5 +213,18 @@ private struct Document: Sendable {
       return journal.approximateBytes
     }
     #expect(approximateBytes(stateSize: 1_000) - approximateBytes(stateSize: 0) == 10 * 1_000)
+  }
+
+  @Test func committedCheckpointsReleaseTheirStates() {
+    let releases = Releases()
+    let reducer = Renewing(releases: releases)
+    let journal = Journal(
+      reducer: reducer, configuration: .init(checkpointInterval: 10, maxEntries: 40, maxBytes: nil))
+    let store = Store(
+      initialState: Renewing.State(token: Token(releases)), reducer: reducer, middleware: [.tracer(journal)])
+    for _ in 0..<1_000 { store.send(.renew) }
+    let alive = 1_001 - releases.count.load(ordering: .relaxed)
+    // The store's token, and one per checkpoint kept: none held by a committed one.
+    #expect(alive == journal.snapshot().checkpoints.count + 1)
   }
 }

@@ -104,7 +104,10 @@ struct CheckpointList<State: Sendable>: Sendable {
       sizes[head] = size
       sharesWithPrevious[head] = false
     }
-    if head > 64, head * 2 > items.count {
+    // Removed checkpoints stay in the arrays until they are compacted, and so do their states:
+    // compacting once they are a sixteenth of the list keeps that memory to a sixteenth of the
+    // states kept (it was up to as much again: twice the byte cap), at most 16 moves per removal.
+    if head * 16 > items.count {
       items.removeFirst(head)
       sizes.removeFirst(head)
       sharesWithPrevious.removeFirst(head)
