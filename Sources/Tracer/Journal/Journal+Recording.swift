@@ -24,7 +24,13 @@ extension Journal {
     let maxEntries = configuration.maxEntries
     let maxBytes = configuration.maxBytes
     let recorded: (index: Int, checkpoint: Bool)? = storage.withLock { storage in
-      let gap = gapPending.exchange(false, ordering: .relaxed) || storage.gap
+      // Only the tracer, in the store's order, sets and clears the flag (a journal records one
+      // store): a load and a rare store, not an exchange (a locked instruction on every action).
+      var gap = storage.gap
+      if gapPending.load(ordering: .relaxed) {
+        gapPending.store(false, ordering: .relaxed)
+        gap = true
+      }
       let index = storage.content.entries.endIndex
       if let before {
         addCheckpoint(before, at: index, resync: gap || storage.content.checkpoints.isEmpty, to: &storage)

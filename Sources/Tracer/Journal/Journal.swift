@@ -57,6 +57,9 @@ public final class Journal<State: Sendable, Action: Sendable>: Sendable {
   /// Counts the actions the tracer passes on, so that the tracer can tell whether the probe's
   /// reading is about the current action without asking the store for its metadata again.
   @usableFromInline let probeGeneration = Atomic<UInt64>(0)
+  /// The process's monotonic clock, held so that the tracer reads it without a global's lazy
+  /// initialization check.
+  @usableFromInline let clock = MonotonicClock.source
   /// Set once the tracer has warmed up the recording path (see ``warmUp(from:with:)``).
   @usableFromInline let warmedUp = Atomic<Bool>(false)
   /// Whether the tracer can skip the filter for every action (no rule set, and `Action` does not
@@ -223,7 +226,7 @@ extension Journal {
   @inlinable
   func warmUp(from state: State, with action: Action) {
     guard !warmedUp.load(ordering: .relaxed), !warmedUp.exchange(true, ordering: .relaxed) else { return }
-    _ = MonotonicClock.now()
+    _ = clock.now()
     probe.withLock { probe in
       let saved = probe
       probe = ProbeReading(generation: saved.generation, action: action)
