@@ -19,20 +19,22 @@ extension Journal {
     /// states as ``stateSize`` measures them); older entries are committed. `nil` for no limit.
     /// Default 64 MiB.
     public var maxBytes: Int?
-    /// The size of a state in bytes, for ``maxBytes``, measured once per checkpoint; `nil` (the
-    /// default) for the journal's own estimate.
+    /// The size of a state in bytes, for ``maxBytes``, measured once per checkpoint (never per
+    /// action); `nil` (the default) for the journal's own estimate.
     ///
     /// The estimate is the state's inline size (`MemoryLayout<State>.size`) plus the heap storage
     /// of the arrays, strings (longer than 15 UTF-8 bytes), sets, dictionaries and `Data` it
-    /// holds, found through its stored properties by reflection: a collection counts its count
-    /// times its element's stride, and the elements' own storage from a sample of at most 8 of
-    /// them. Class instances are not counted (a checkpoint shares them). An array or `Data`
-    /// buffer shared with the previous checkpoint (copy on write: the action left it untouched)
-    /// is counted once. It omits allocator overhead and a collection's spare capacity: for a state
-    /// of large arrays it is within a few percent of the heap bytes; for a state of many small
-    /// strings or dictionaries it can be under them by up to about 2×. A state without references
-    /// costs no reflection. Give your own function when the state's size is known more cheaply
-    /// or more exactly.
+    /// holds, found through its stored properties, enum payloads and optionals by reflection: a
+    /// collection counts its count times its element's stride, and the elements' own storage from
+    /// a sample of at most 8 of them. Class instances are not counted (a checkpoint shares them).
+    /// An array's, set's, dictionary's or `Data`'s buffer that the previous checkpoint also holds
+    /// (copy on write: the actions since left it untouched) is counted once. It omits allocator
+    /// overhead and spare capacity: for a state of large arrays it is within a few percent of the
+    /// memory the journal holds (4% for a 100 KB array); for a state of many small strings or
+    /// dictionaries it can be under it by up to about 2×. Sampling misses a change inside an
+    /// element outside the sample (one inner array of an array of arrays). A state without
+    /// references costs no reflection. Give your own function when the state's size is known
+    /// more cheaply or more exactly.
     public var stateSize: (@Sendable (State) -> Int)?
     /// Which actions to record.
     public var filter: TraceFilter<Action>
