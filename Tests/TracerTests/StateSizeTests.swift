@@ -99,6 +99,22 @@ private struct Renewing: Reducer {
   }
 }
 
+/// A list of notes that every action adds to: a state of many values to walk, growing.
+private struct Notebook: Reducer {
+  struct Note: Equatable, Sendable {
+    var title = String(repeating: "t", count: 40)
+    var body = String(repeating: "b", count: 200)
+  }
+
+  struct State: Equatable, Sendable { var notes = [Note](repeating: Note(), count: 8) }
+  enum Action: Equatable, Sendable { case add }
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    state.notes.append(Note())
+    return .none
+  }
+}
+
 /// Strings, an array of strings and a dictionary.
 private struct Document: Sendable {
   var title = String(repeating: "t", count: 100)
@@ -226,5 +242,20 @@ private struct Document: Sendable {
     let alive = 1_001 - releases.count.load(ordering: .relaxed)
     // The store's token, and one per checkpoint kept: none held by a committed one.
     #expect(alive == journal.snapshot().checkpoints.count + 1)
+  }
+
+  @Test func aCostlyWalksSizeIsCountedForTheNextCheckpointsInsteadOfWalkingThem() {
+    let journal = Journal(
+      reducer: Notebook(), configuration: .init(checkpointInterval: 10, maxEntries: nil, maxBytes: nil))
+    let store = Store(initialState: Notebook.State(), reducer: Notebook(), middleware: [.tracer(journal)])
+    for _ in 0..<150 { store.send(.add) }
+    let sizes = journal.storage.withLock { Array($0.content.checkpoints.sizes) }
+    // A walk looks into 26 values (the state, its array, 8 sampled notes and their 2 strings
+    // each): the 6 checkpoints after it count its size. The first one counts everything, and is
+    // not reused.
+    #expect(sizes.count == 15)
+    #expect(sizes[2...7] == ArraySlice(repeating: sizes[1], count: 6))
+    #expect(sizes[8] > sizes[1])
+    #expect(sizes[9...14] == ArraySlice(repeating: sizes[8], count: 6))
   }
 }

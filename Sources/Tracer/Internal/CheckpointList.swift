@@ -9,10 +9,15 @@ struct CheckpointList<State: Sendable>: Sendable {
   @usableFromInline var head = 0
   /// The approximate bytes of the states held.
   @usableFromInline var byteCount = 0
-  /// The heap buffers of the last checkpoint, when its size was estimated: a buffer the next
-  /// checkpoint shares with it is counted once. Emptied whenever the last checkpoint goes, so that
-  /// an address is never compared once its buffer may have been freed and reused.
+  /// The heap buffers of the last checkpoint whose state was walked (at ``buffersIndex``): a
+  /// buffer a later checkpoint shares with it is counted once. Emptied whenever that checkpoint
+  /// goes, so that an address is never compared once its buffer may have been freed and reused.
   var lastBuffers: Set<UInt> = []
+  var buffersIndex: Int?
+  /// How many more checkpoints count ``reusedSize`` instead of walking their state: a walk that
+  /// costs more is made less often (see ``StateSizeEstimate``).
+  var reuses = 0
+  var reusedSize = 0
 
   var all: ArraySlice<JournalCheckpoint<State>> { items[head...] }
   @usableFromInline init() {}
@@ -29,20 +34,44 @@ struct CheckpointList<State: Sendable>: Sendable {
   @usableFromInline
   mutating func append(_ checkpoint: JournalCheckpoint<State>, size: Int) {
     append(checkpoint, size: size, sharesWithPrevious: false)
+    forgetBuffers()
+  }
+
+  /// Forgets the walked checkpoint's buffers, when it goes.
+  private mutating func forgetBuffers() {
     lastBuffers = []
+    buffersIndex = nil
+    reuses = 0
   }
 
   /// Adds a checkpoint as ``append(_:size:)`` does, its size estimated by ``StateSizeEstimate``
   /// without the buffers it shares with the checkpoint before it (copy on write: what the actions
   /// since left untouched), which are counted there.
+  ///
+  /// After a walk of many values, the next checkpoints count the size it found (what that
+  /// checkpoint added to the one before it) without a walk of their own: at most
+  /// ``StateSizeEstimate/maxReuses`` of them, one per ``StateSizeEstimate/visitsPerReuse`` values
+  /// walked, so that an estimate costs about as little per action for a large state as for a small
+  /// one. Only a size measured against a previous checkpoint is reused (a first one counts
+  /// everything).
   mutating func append(estimating checkpoint: JournalCheckpoint<State>) {
-    // A replaced checkpoint's buffers go with it: compare with none.
     let replacing = lastIndex == checkpoint.index
-    let shared = replacing ? [] : lastBuffers
+    // A replaced checkpoint's buffers go with it.
+    if replacing, buffersIndex == checkpoint.index { forgetBuffers() }
+    if reuses > 0, !replacing {
+      reuses -= 1
+      append(checkpoint, size: reusedSize, sharesWithPrevious: true)
+      return
+    }
+    let shared = lastBuffers
     var walk = StateSizeEstimate.Walk(shared: shared)
     let size = walk.bytes(of: checkpoint.state)
     append(checkpoint, size: size, sharesWithPrevious: !shared.isEmpty)
     lastBuffers = walk.buffers
+    buffersIndex = checkpoint.index
+    reuses =
+      shared.isEmpty ? 0 : min(StateSizeEstimate.maxReuses, walk.visited / StateSizeEstimate.visitsPerReuse)
+    reusedSize = size
   }
 
   private mutating func append(_ checkpoint: JournalCheckpoint<State>, size: Int, sharesWithPrevious: Bool) {
@@ -95,7 +124,7 @@ struct CheckpointList<State: Sendable>: Sendable {
       byteCount -= sizes[head]
       head += 1
     }
-    if head == items.count { lastBuffers = [] }
+    if let buffersIndex, buffersIndex < index { forgetBuffers() }
     // The buffers the new first checkpoint shared with a removed one were counted there only:
     // count them now. Once per commit, not per action.
     if head > oldHead, head < items.count, sharesWithPrevious[head] {
@@ -121,8 +150,8 @@ struct CheckpointList<State: Sendable>: Sendable {
       byteCount -= sizes.removeLast()
       sharesWithPrevious.removeLast()
       items.removeLast()
-      lastBuffers = []
     }
+    if let buffersIndex, buffersIndex > index { forgetBuffers() }
   }
 
   mutating func removeAll() {
