@@ -91,7 +91,9 @@ enum MonotonicClock {
   /// Refinement replaces one at fourfold intervals, so a process keeps a few dozen at most (about
   /// 20 after a day). Held here rather than leaked so that they stay reachable, and leak checkers
   /// (LeakSanitizer, Valgrind) do not report them.
-  static let kept = Mutex<[Calibration]>([])
+  /// A ``JournalLock``, not a `Mutex`: two threads may refine at the same moment, and
+  /// ThreadSanitizer does not see a `Mutex` order their sections.
+  static let kept = JournalLock<[Calibration]>([])
 
   /// Adds `calibration` to ``kept`` and returns an unretained reference to it.
   private static func keep(_ calibration: Calibration) -> Unmanaged<Calibration> {
