@@ -101,7 +101,8 @@ LARGE_STATE_PEAK_MB = (64 << 20) / 1e6 + 64
 ORDER = ["floor", "floor/bare-increment", "send/no-middleware", "send/3-middlewares",
          "send/1-observer", "send/observation-armed", "send/observation-member", "send/allocations", "control/one-malloc", "logger/predicate-rejects",
          "logger/no-op-sink-with-diff", "tracer/record", "tracer/record-growing",
-         "tracer/minimal-recording-middleware", "timetravel/send-recommended", "round-trip/thunk", "round-trip/effect-run",
+         "tracer/minimal-recording-middleware", "tracer/record-app-state", "tracer/record-app-state-sized",
+         "timetravel/send-recommended", "round-trip/thunk", "round-trip/effect-run",
          "timetravel/jump", "replay/verify", "timetravel/jump-replay-step", "timetravel/undo-replay-step",
          "journal/memory-1MB-state", "journal/100KB-state", "journal/100KB-state-uncapped",
          "journal/memory-1MB-state-uncapped", "export/journal-json", "export/ndjson-stream-100k",
@@ -149,8 +150,10 @@ for element in json.load(open(path)):
     # with its resolution. (The export may carry the metric into scenarios that do not measure it.)
     if "Time (total CPU)" in metrics and name in CPU_MEASURED:
         per_iteration = [us * 1_000 for us in metrics["Time (total CPU)"]["rawData"][0]]
-        rows[name]["cpu_p50"] = percentile(per_iteration, 50) / actions
-        rows[name]["cpu_resolution"] = 10e6 / percentile(per_iteration, 50)
+        # An iteration shorter than one tick may count 0 ns: not measurable (cpu_p50 None).
+        cpu = percentile(per_iteration, 50)
+        rows[name]["cpu_p50"] = cpu / actions if cpu > 0 else None
+        rows[name]["cpu_resolution"] = 10e6 / cpu if cpu > 0 else None
     # The memory scenarios' peak resident memory.
     for metric, values in metrics.items():
         if "resident peak" in metric and name.startswith(("journal/", "export/")):
@@ -223,8 +226,10 @@ for name in ORDER + sorted(set(rows) - set(ORDER)):
     mallocs = "-" if r["mallocs"] is None else f"{r['mallocs']:g}"
     # A jump or a recorded action is not one reducer call: no ratio to the floor.
     per_call = not (name == "timetravel/jump" or name.startswith(("journal/", "export/")))
-    if "cpu_p50" in r:
+    if r.get("cpu_p50") is not None:
         target += f" (CPU p50 {r['cpu_p50']:.2f} ns, ±{r['cpu_resolution']:.0%} resolution)"
+    elif "cpu_p50" in r:
+        target += " (CPU under the 10 ms tick: not measurable)"
     ratios = f"{ratio:>7.2f} {ratio_bare:>7.1f}" if per_call else f"{'':>7} {'':>7}"
     # Long scenarios (a jump, a recording) are tens of µs per action: no decimals.
     cells = [r[key] for key in ("p0", "p25", "p50", "p75", "p99")]
@@ -243,7 +248,9 @@ if travel:
         if name.endswith("-replay-step"):
             verify = rows.get("replay/verify", {}).get("p50")
             relative = f", {r['p50'] / verify:.2f}× replay/verify" if verify else ""
-            print(f"  {name:<34} {r['p50']:.2f} ns per replayed entry (CPU {r.get('cpu_p50', float('nan')):.2f}; "
+            cpu = r.get("cpu_p50")
+            cpu = "not measurable" if cpu is None else f"{cpu:.2f}"
+            print(f"  {name:<34} {r['p50']:.2f} ns per replayed entry (CPU {cpu}; "
                   f"{r['samples']} samples){relative}")
         elif name == "timetravel/jump":
             print(f"  {name:<34} {r['p50'] / 1e6:.4f} ms per jump (p0 {r['p0'] / 1e6:.4f}, p99 {r['p99'] / 1e6:.4f}) "

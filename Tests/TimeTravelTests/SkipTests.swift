@@ -51,6 +51,22 @@ import Testing
     #expect(journal.count == 5)
   }
 
+  @Test func statesFromAResyncCheckpointOnStartFromItsStateWhateverIsSkippedBefore() {
+    let (store, journal, travel) = makeTravellingStore(interval: 100)
+    for amount in [1, 2, 3] { store.send(.add(amount)) }
+    journal.pause()
+    store.send(.add(100))
+    journal.resume()
+    // Entry 3 stores the store's state before it: the journal alone cannot lead there.
+    for amount in [4, 5] { store.send(.add(amount)) }
+    travel.toggleSkip(1)
+    #expect(store.state == tally([1, 2, 3, 100, 4, 5]))
+    travel.jump(to: 4)
+    #expect(store.state == tally([1, 2, 3, 100, 4]))
+    travel.jump(to: 3)
+    #expect(store.state == tally([1, 3]))
+  }
+
   @Test func skippingOutsideTheJournalDoesNothing() {
     let (store, _, travel) = makeTravellingStore()
     store.send(.add(1))

@@ -103,6 +103,48 @@ struct MinimallyRecordedCounter: Sendable {
 
 let minimallyRecordedCounter = MinimallyRecordedCounter()
 
+// MARK: - An app-like state: what the byte cap's estimate costs
+
+/// A to-do list of 200 items with string ids and titles; every action toggles one item, so every
+/// checkpoint the journal keeps (one per 100 actions) is a state the estimate walks by reflection.
+struct TodoList: Reducer {
+  struct Todo: Equatable, Sendable {
+    var id: String
+    var title: String
+    var done = false
+  }
+
+  struct State: Equatable, Sendable {
+    var cursor = 0
+    var filter = "all"
+    var todos = (0..<200).map {
+      Todo(id: "todo-\($0)-0F8FAD5B-D9CB-469F-A165", title: "Buy \($0) things for the house")
+    }
+  }
+
+  enum Action: Equatable, Sendable { case toggle }
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    state.todos[state.cursor].done.toggle()
+    state.cursor = (state.cursor + 1) % state.todos.count
+    return .none
+  }
+}
+
+/// The tracer on a `TodoList` store, default journal configuration, or with a `stateSize` given
+/// (which the journal calls instead of estimating).
+struct TracedTodoList: Sendable {
+  let store: Store<TodoList.State, TodoList.Action>
+
+  init(stateSize: (@Sendable (TodoList.State) -> Int)?) {
+    let journal = Journal(reducer: TodoList(), configuration: .init(stateSize: stateSize))
+    store = Store(initialState: TodoList.State(), reducer: TodoList(), middleware: [.tracer(journal)])
+  }
+}
+
+let estimatedTodoList = TracedTodoList(stateSize: nil)
+let sizedTodoList = TracedTodoList(stateSize: { _ in 64 << 10 })
+
 // MARK: - The 100 KB state
 
 /// A feature whose state holds 100 KB (12,800 `Int`s); every action changes one element, so every
@@ -213,6 +255,24 @@ func registerWorstCaseBenchmarks() {
     }
     benchmark.stopMeasurement()
     precondition(store.state.count == before + benchmark.scaledIterations.count)
+  }
+
+  Benchmark("tracer/record-app-state") { benchmark in
+    let store = estimatedTodoList.store
+    benchmark.startMeasurement()
+    for _ in benchmark.scaledIterations {
+      store.send(.toggle)
+    }
+    benchmark.stopMeasurement()
+  }
+
+  Benchmark("tracer/record-app-state-sized") { benchmark in
+    let store = sizedTodoList.store
+    benchmark.startMeasurement()
+    for _ in benchmark.scaledIterations {
+      store.send(.toggle)
+    }
+    benchmark.stopMeasurement()
   }
 
   // Long scenarios: CPU time as well as wall clock, several samples.

@@ -3,9 +3,10 @@ import ChronicleTracer
 /// Recomputes the states time travel shows, leaving skipped entries out.
 ///
 /// Inlinable, and called through a closure ``TimeTravel`` forms in the client (its `init` is
-/// inlinable), so that the replay loop is specialized for the client's State and Action, as
-/// `Replay.verify`'s is: unspecialized, every replayed step paid generic witness and metadata
-/// look-ups (about 180 ns a step against 6 ns).
+/// inlinable), so that it is specialized for the client's State and Action: unspecialized, every
+/// replayed step paid generic witness and metadata look-ups (about 180 ns a step against 6 ns).
+/// The steps themselves run in the journal's replay loop, formed where the journal was created
+/// with its reducer inlined, as `Replay.verify`'s is: one call per run of entries, not per step.
 @usableFromInline
 enum Recomputation {
   /// The state before the entry at `position` with the entries in `skipped` left out; `nil`
@@ -32,33 +33,41 @@ enum Recomputation {
       return replayed(before: position, in: snapshot)
     }
     guard var state = replayed(before: first, in: snapshot) else { return nil }
-    let reduce = snapshot.reduceAction
     let checkpoints = snapshot.checkpointSlice
     var next = checkpoints.firstIndex { $0.index > first } ?? checkpoints.endIndex
+    let skips = skipped.filter { $0 >= first && $0 < position }.sorted()
+    var nextSkip = 0
     var index = first
-    snapshot.forEachAction(in: first..<position) { action, reachedReducer in
+    // The runs between skipped entries and checkpoints go through the journal's replay loop,
+    // which has the reducer inlined.
+    while index < position {
       if next < checkpoints.endIndex, checkpoints[next].index == index {
         if checkpoints[next].kind == .resync { state = checkpoints[next].state }
         next += 1
       }
-      if reachedReducer && !skipped.contains(index) { _ = reduce(&state, action) }
-      index += 1
+      if nextSkip < skips.count, skips[nextSkip] == index {
+        nextSkip += 1
+        index += 1
+        continue
+      }
+      var end = position
+      if next < checkpoints.endIndex { end = min(end, checkpoints[next].index) }
+      if nextSkip < skips.count { end = min(end, skips[nextSkip]) }
+      snapshot.replayActions(in: index..<end, into: &state)
+      index = end
     }
     return state
   }
 
   /// The journal's state before `position`, recomputed from its nearest checkpoint as
-  /// ``ChronicleTracer/JournalSnapshot/state(before:)`` does, in a loop specialized in the caller.
+  /// ``ChronicleTracer/JournalSnapshot/state(before:)`` does, with the journal's replay loop.
   @inlinable
   static func replayed<State, Action>(
     before position: Int, in snapshot: JournalSnapshot<State, Action>
   ) -> State? {
     guard let checkpoint = snapshot.checkpoint(atOrBefore: position) else { return nil }
     var state = checkpoint.state
-    let reduce = snapshot.reduceAction
-    snapshot.forEachAction(in: checkpoint.index..<position) { action, reachedReducer in
-      if reachedReducer { _ = reduce(&state, action) }
-    }
+    snapshot.replayActions(in: checkpoint.index..<position, into: &state)
     return state
   }
 }

@@ -164,7 +164,7 @@ extension Journal where State: Decodable, Action: Decodable {
     let fields = try JournalBuilder<State, Action>.readMeta(meta)
     var builder = JournalBuilder<State, Action>(
       originWallNanos: fields.originWallNanos, checkpointInterval: fields.checkpointInterval, limits: limits,
-      stateSize: configuration.stateSize)
+      stateSize: configuration.size(of:))
     builder.expectStateShape(fields.stateShape)
     let firstIndex = try meta.integer("firstIndex", in: JournalNumberRange.indices)
     builder.expectFirstIndex(firstIndex)

@@ -154,7 +154,7 @@ struct NDJSONLoader<State: Decodable & Sendable, Action: Decodable & Sendable> {
     let header = try JournalBuilder<State, Action>.readMeta(root.object("meta"))
     var builder = JournalBuilder<State, Action>(
       originWallNanos: header.originWallNanos, checkpointInterval: header.checkpointInterval, limits: limits,
-      stateSize: configuration.stateSize)
+      stateSize: configuration.size(of:))
     builder.expectStateShape(header.stateShape)
     return builder
   }

@@ -48,7 +48,7 @@ struct ReduxDevToolsImporter<State: Decodable & Sendable, Action: Decodable & Se
       chunkCapacity: 1024)
     let base = try decoder.decode(State.self, from: file.baseState, path: file.baseStatePath)
     content.checkpoints.append(
-      JournalCheckpoint(index: 0, kind: .resync, state: base), size: configuration.stateSize(base))
+      JournalCheckpoint(index: 0, kind: .resync, state: base), size: configuration.size(of: base))
     content.stateShape = TypeFingerprint.shape(of: base)
     while let action = try file.nextAction(rejectingUnreplayable: true) {
       if action.ordinal == 0, let wall = action.wallTime { content.originWallNanos = wall }
@@ -62,7 +62,7 @@ struct ReduxDevToolsImporter<State: Decodable & Sendable, Action: Decodable & Se
         let state = try decoder.decode(State.self, from: computed.value, path: computed.path)
         content.checkpoints.append(
           JournalCheckpoint(index: action.ordinal, kind: .interval, state: state),
-          size: configuration.stateSize(state))
+          size: configuration.size(of: state))
       }
       try append(action, into: &content)
     }

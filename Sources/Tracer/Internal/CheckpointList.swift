@@ -3,9 +3,21 @@
 struct CheckpointList<State: Sendable>: Sendable {
   @usableFromInline var items: [JournalCheckpoint<State>] = []
   @usableFromInline var sizes: [Int] = []
+  /// Whether the checkpoint at the same position was estimated without the buffers it shares
+  /// with the one before it (see ``append(estimating:)``).
+  var sharesWithPrevious: [Bool] = []
   @usableFromInline var head = 0
   /// The approximate bytes of the states held.
   @usableFromInline var byteCount = 0
+  /// The heap buffers of the last checkpoint whose state was walked (at ``buffersIndex``): a
+  /// buffer a later checkpoint shares with it is counted once. Emptied whenever that checkpoint
+  /// goes, so that an address is never compared once its buffer may have been freed and reused.
+  var lastBuffers: Set<UInt> = []
+  var buffersIndex: Int?
+  /// How many more checkpoints count ``reusedSize`` instead of walking their state: a walk that
+  /// costs more is made less often (see ``StateSizeEstimate``).
+  var reuses = 0
+  var reusedSize = 0
 
   var all: ArraySlice<JournalCheckpoint<State>> { items[head...] }
   @usableFromInline init() {}
@@ -17,18 +29,63 @@ struct CheckpointList<State: Sendable>: Sendable {
   var first: JournalCheckpoint<State>? { head < items.count ? items[head] : nil }
   var count: Int { items.count - head }
 
-  /// Adds a checkpoint after the last one, or replaces the last one at the same index.
+  /// Adds a checkpoint after the last one, or replaces the last one at the same index, whose
+  /// size is `size`.
   @usableFromInline
   mutating func append(_ checkpoint: JournalCheckpoint<State>, size: Int) {
+    append(checkpoint, size: size, sharesWithPrevious: false)
+    forgetBuffers()
+  }
+
+  /// Forgets the walked checkpoint's buffers, when it goes.
+  private mutating func forgetBuffers() {
+    lastBuffers = []
+    buffersIndex = nil
+    reuses = 0
+  }
+
+  /// Adds a checkpoint as ``append(_:size:)`` does, its size estimated by ``StateSizeEstimate``
+  /// without the buffers it shares with the checkpoint before it (copy on write: what the actions
+  /// since left untouched), which are counted there.
+  ///
+  /// After a walk of many values, the next checkpoints count the size it found (what that
+  /// checkpoint added to the one before it) without a walk of their own: at most
+  /// ``StateSizeEstimate/maxReuses`` of them, one per ``StateSizeEstimate/visitsPerReuse`` values
+  /// walked, so that an estimate costs about as little per action for a large state as for a small
+  /// one. Only a size measured against a previous checkpoint is reused (a first one counts
+  /// everything).
+  mutating func append(estimating checkpoint: JournalCheckpoint<State>) {
+    let replacing = lastIndex == checkpoint.index
+    // A replaced checkpoint's buffers go with it.
+    if replacing, buffersIndex == checkpoint.index { forgetBuffers() }
+    if reuses > 0, !replacing {
+      reuses -= 1
+      append(checkpoint, size: reusedSize, sharesWithPrevious: true)
+      return
+    }
+    let shared = lastBuffers
+    var walk = StateSizeEstimate.Walk(shared: shared)
+    let size = walk.bytes(of: checkpoint.state)
+    append(checkpoint, size: size, sharesWithPrevious: !shared.isEmpty)
+    lastBuffers = walk.buffers
+    buffersIndex = checkpoint.index
+    reuses =
+      shared.isEmpty ? 0 : min(StateSizeEstimate.maxReuses, walk.visited / StateSizeEstimate.visitsPerReuse)
+    reusedSize = size
+  }
+
+  private mutating func append(_ checkpoint: JournalCheckpoint<State>, size: Int, sharesWithPrevious: Bool) {
     if let last, last.index == checkpoint.index {
       items[items.count - 1] = checkpoint
       byteCount += size - sizes[sizes.count - 1]
       sizes[sizes.count - 1] = size
+      self.sharesWithPrevious[sizes.count - 1] = sharesWithPrevious
       return
     }
     precondition(last.map { $0.index < checkpoint.index } ?? true, "checkpoints must be added in order")
     items.append(checkpoint)
     sizes.append(size)
+    self.sharesWithPrevious.append(sharesWithPrevious)
     byteCount += size
   }
 
@@ -36,6 +93,12 @@ struct CheckpointList<State: Sendable>: Sendable {
   func nearest(atOrBefore index: Int) -> JournalCheckpoint<State>? {
     guard let position = position(atOrBefore: index) else { return nil }
     return items[position]
+  }
+
+  /// The size counted for the checkpoint at `index`; 0 when there is none.
+  func size(ofCheckpointAt index: Int) -> Int {
+    guard let position = position(atOrBefore: index), items[position].index == index else { return 0 }
+    return sizes[position]
   }
 
   /// The first checkpoint after `index`.
@@ -56,13 +119,27 @@ struct CheckpointList<State: Sendable>: Sendable {
 
   /// Removes the checkpoints before `index`.
   mutating func removeAll(before index: Int) {
+    let oldHead = head
     while head < items.count, items[head].index < index {
       byteCount -= sizes[head]
       head += 1
     }
-    if head > 64, head * 2 > items.count {
+    if let buffersIndex, buffersIndex < index { forgetBuffers() }
+    // The buffers the new first checkpoint shared with a removed one were counted there only:
+    // count them now. Once per commit, not per action.
+    if head > oldHead, head < items.count, sharesWithPrevious[head] {
+      let size = StateSizeEstimate.bytes(of: items[head].state)
+      byteCount += size - sizes[head]
+      sizes[head] = size
+      sharesWithPrevious[head] = false
+    }
+    // Removed checkpoints stay in the arrays until they are compacted, and so do their states:
+    // compacting once they are a sixteenth of the list keeps that memory to a sixteenth of the
+    // states kept (it was up to as much again: twice the byte cap), at most 16 moves per removal.
+    if head * 16 > items.count {
       items.removeFirst(head)
       sizes.removeFirst(head)
+      sharesWithPrevious.removeFirst(head)
       head = 0
     }
   }
@@ -71,8 +148,10 @@ struct CheckpointList<State: Sendable>: Sendable {
   mutating func removeAll(after index: Int) {
     while items.count > head, items[items.count - 1].index > index {
       byteCount -= sizes.removeLast()
+      sharesWithPrevious.removeLast()
       items.removeLast()
     }
+    if let buffersIndex, buffersIndex > index { forgetBuffers() }
   }
 
   mutating func removeAll() {
@@ -88,9 +167,11 @@ extension CheckpointList {
       head -= 1
       items[head] = checkpoint
       sizes[head] = size
+      sharesWithPrevious[head] = false
     } else {
       items.insert(checkpoint, at: 0)
       sizes.insert(size, at: 0)
+      sharesWithPrevious.insert(false, at: 0)
     }
     byteCount += size
   }

@@ -122,38 +122,23 @@ struct JournalContent<State: Sendable, Action: Sendable>: Sendable {
   /// The state before the entry at `index` (`index` may be the end index: the state after the
   /// last entry, or the state a reset or truncation left there), recomputed from the nearest
   /// checkpoint.
-  func state(
-    before index: Int, reduce: (inout State, Action) -> Effect<Action>
-  ) -> State? {
+  func state(before index: Int, replay: ReplayLoop<State, Action>) -> State? {
     guard index >= entries.startIndex, index <= entries.endIndex,
       let checkpoint = checkpoints.nearest(atOrBefore: index)
     else { return nil }
-    return replay(from: checkpoint, through: index - 1, reduce: reduce)
+    var state = checkpoint.state
+    replay(&state, self, checkpoint.index..<index)
+    return state
   }
 
   /// The state after the entry at `index`. Not `state(before: index + 1)`: a resync checkpoint
   /// before the next entry holds the state after actions that were not recorded.
-  func state(after index: Int, reduce: (inout State, Action) -> Effect<Action>) -> State? {
+  func state(after index: Int, replay: ReplayLoop<State, Action>) -> State? {
     guard entries.indices.contains(index), let checkpoint = checkpoints.nearest(atOrBefore: index) else {
       return nil
     }
-    return replay(from: checkpoint, through: index, reduce: reduce)
-  }
-
-  /// The checkpoint's state with the entries from its index through `last` applied.
-  private func replay(
-    from checkpoint: JournalCheckpoint<State>, through last: Int,
-    reduce: (inout State, Action) -> Effect<Action>
-  ) -> State {
     var state = checkpoint.state
-    // A chunk at a time: this generic code is not specialized, and subscripting the list per
-    // entry would look up the chunk type's metadata per entry.
-    entries.forEach(in: checkpoint.index..<(last + 1)) { record in
-      if !record.flags.contains(.stopped) {
-        // Replay is pure: the effect is dropped, never run.
-        _ = reduce(&state, record.action)
-      }
-    }
+    replay(&state, self, checkpoint.index..<(index + 1))
     return state
   }
 

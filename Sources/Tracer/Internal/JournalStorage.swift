@@ -30,7 +30,7 @@ extension JournalStorage {
   /// Commits the oldest entries while the journal is over its caps.
   @usableFromInline
   mutating func enforceCaps(
-    configuration: Journal<State, Action>.Configuration, reduce: (inout State, Action) -> Effect<Action>
+    configuration: Journal<State, Action>.Configuration, replay: ReplayLoop<State, Action>
   ) {
     let startIndex = content.entries.startIndex
     let endIndex = content.entries.endIndex
@@ -51,9 +51,7 @@ extension JournalStorage {
       while excess > 0, position < endIndex {
         let next = min(content.checkpoints.first(after: position)?.index ?? endIndex, endIndex)
         excess -= (next - position) * entryBytes
-        if let checkpoint = content.checkpoints.nearest(atOrBefore: position), checkpoint.index == position {
-          excess -= configuration.stateSize(checkpoint.state)
-        }
+        excess -= content.checkpoints.size(ofCheckpointAt: position)
         position = next
       }
       target = max(target, position)
@@ -68,22 +66,22 @@ extension JournalStorage {
     {
       target = next.index
     }
-    commit(upTo: target, configuration: configuration, reduce: reduce)
+    commit(upTo: target, configuration: configuration, replay: replay)
   }
 
   /// Folds the entries before `index` into the base state.
   mutating func commit(
     upTo index: Int, configuration: Journal<State, Action>.Configuration,
-    reduce: (inout State, Action) -> Effect<Action>
+    replay: ReplayLoop<State, Action>
   ) {
     let index = min(max(index, content.entries.startIndex), content.entries.endIndex)
     guard index > content.entries.startIndex else { return }
     if content.checkpoints.nearest(atOrBefore: index)?.index != index,
-      let state = content.state(before: index, reduce: reduce)
+      let state = content.state(before: index, replay: replay)
     {
       content.checkpoints.removeAll(before: index)
       content.checkpoints.prepend(
-        JournalCheckpoint(index: index, kind: .interval, state: state), size: configuration.stateSize(state))
+        JournalCheckpoint(index: index, kind: .interval, state: state), size: configuration.size(of: state))
     } else {
       content.checkpoints.removeAll(before: index)
     }

@@ -53,21 +53,47 @@ enum MonotonicClock {
     }
 
     /// The nanoseconds `ticks` maps to.
-    @inlinable
+    @inlinable @inline(__always)
     func nanoseconds(at ticks: UInt64) -> Int64 {
       // Signed: a reading on another core may be a few ticks behind this calibration's.
       nanoseconds &+ Int64(Double(Int64(bitPattern: ticks &- self.ticks)) * nanosecondsPerTick)
     }
   }
 
-  /// The current calibration, as the bits of an unretained reference; ``kept`` owns it.
-  @usableFromInline static let current = Atomic<UInt>(UInt(bitPattern: keep(measure()).toOpaque()))
+  /// Holds the current calibration, as the bits of an unretained reference; ``kept`` owns it.
+  ///
+  /// One object for the process, which each journal also holds (``Journal/clock``): the tracer
+  /// reads the clock through that reference, without the lazy global's initialization check (a
+  /// runtime call per read, two reads per action).
+  @usableFromInline
+  final class Source: Sendable {
+    @usableFromInline let current = Atomic<UInt>(UInt(bitPattern: keep(measure()).toOpaque()))
+
+    /// Nanoseconds now. Always inlined: the optimizer left it (and ``Calibration/nanoseconds(at:)``)
+    /// a call of its own in the tracer's specialized path.
+    @inlinable @inline(__always)
+    func now() -> Int64 {
+      let bits = current.load(ordering: .acquiring)
+      return Unmanaged<Calibration>.fromOpaque(UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped)
+        ._withUnsafeGuaranteedRef { calibration in
+          guard calibration.nanosecondsPerTick > 0 else { return systemNow() }
+          let ticks = chronicle_ticks()
+          if ticks >= calibration.refineAtTicks { return refine(calibration, bits: bits) }
+          return calibration.nanoseconds(at: ticks)
+        }
+    }
+  }
+
+  /// The process's clock.
+  @usableFromInline static let source = Source()
 
   /// Every calibration made current, never released: a reader may still be using a replaced one.
   /// Refinement replaces one at fourfold intervals, so a process keeps a few dozen at most (about
   /// 20 after a day). Held here rather than leaked so that they stay reachable, and leak checkers
   /// (LeakSanitizer, Valgrind) do not report them.
-  static let kept = Mutex<[Calibration]>([])
+  /// A ``JournalLock``, not a `Mutex`: two threads may refine at the same moment, and
+  /// ThreadSanitizer does not see a `Mutex` order their sections.
+  static let kept = JournalLock<[Calibration]>([])
 
   /// Adds `calibration` to ``kept`` and returns an unretained reference to it.
   private static func keep(_ calibration: Calibration) -> Unmanaged<Calibration> {
@@ -75,17 +101,9 @@ enum MonotonicClock {
     return Unmanaged.passUnretained(calibration)
   }
 
+  /// Nanoseconds now.
   @inlinable
-  static func now() -> Int64 {
-    let bits = current.load(ordering: .acquiring)
-    return Unmanaged<Calibration>.fromOpaque(UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped)
-      ._withUnsafeGuaranteedRef { calibration in
-        guard calibration.nanosecondsPerTick > 0 else { return systemNow() }
-        let ticks = chronicle_ticks()
-        if ticks >= calibration.refineAtTicks { return refine(calibration, bits: bits) }
-        return calibration.nanoseconds(at: ticks)
-      }
-  }
+  static func now() -> Int64 { source.now() }
 
   /// The calibration after `calibration`: the rate over the whole baseline so far, anchored at a
   /// fresh simultaneous reading (or where `calibration` maps it, if that is later, so that no
@@ -99,7 +117,7 @@ enum MonotonicClock {
     // Kept before it is published, so that no reader can see it unowned; if another thread
     // refined first, it is kept for nothing, which happens at most once per refinement.
     let refinedBits = UInt(bitPattern: keep(refined).toOpaque())
-    _ = current.compareExchange(expected: bits, desired: refinedBits, ordering: .acquiringAndReleasing)
+    _ = source.current.compareExchange(expected: bits, desired: refinedBits, ordering: .acquiringAndReleasing)
     return refined.nanoseconds
   }
 
@@ -121,8 +139,10 @@ enum MonotonicClock {
 
   /// The current calibration (for tests).
   static var calibration: Calibration {
-    Unmanaged<Calibration>.fromOpaque(UnsafeRawPointer(bitPattern: current.load(ordering: .acquiring))!)
-      .takeUnretainedValue()
+    Unmanaged<Calibration>.fromOpaque(
+      UnsafeRawPointer(bitPattern: source.current.load(ordering: .acquiring))!
+    )
+    .takeUnretainedValue()
   }
 
   /// The system's monotonic clock, in nanoseconds.

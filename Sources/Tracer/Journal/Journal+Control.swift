@@ -6,7 +6,7 @@ extension Journal {
   public func commit(through index: Int) {
     storage.withLock { storage in
       // `index + 1` would overflow at `Int.max`, which is clamped like any other position.
-      storage.commit(upTo: min(index, Int.max - 1) + 1, configuration: configuration, reduce: reducer)
+      storage.commit(upTo: min(index, Int.max - 1) + 1, configuration: configuration, replay: replay)
     }
   }
 
@@ -47,7 +47,7 @@ extension Journal {
       storage.content.releaseUnreferencedStrings()
       if let state {
         storage.content.checkpoints.append(
-          JournalCheckpoint(index: end, kind: .resync, state: state), size: configuration.stateSize(state))
+          JournalCheckpoint(index: end, kind: .resync, state: state), size: configuration.size(of: state))
       }
       storage.gap = true
       wantsCheckpoint.store(true, ordering: .relaxed)

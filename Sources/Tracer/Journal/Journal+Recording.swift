@@ -24,7 +24,13 @@ extension Journal {
     let maxEntries = configuration.maxEntries
     let maxBytes = configuration.maxBytes
     let recorded: (index: Int, checkpoint: Bool)? = storage.withLock { storage in
-      let gap = gapPending.exchange(false, ordering: .relaxed) || storage.gap
+      // Only the tracer, in the store's order, sets and clears the flag (a journal records one
+      // store): a load and a rare store, not an exchange (a locked instruction on every action).
+      var gap = storage.gap
+      if gapPending.load(ordering: .relaxed) {
+        gapPending.store(false, ordering: .relaxed)
+        gap = true
+      }
       let index = storage.content.entries.endIndex
       if let before {
         addCheckpoint(before, at: index, resync: gap || storage.content.checkpoints.isEmpty, to: &storage)
@@ -79,16 +85,21 @@ extension Journal {
   func addCheckpoint(
     _ state: State, at index: Int, resync: Bool, to storage: inout JournalStorage<State, Action>
   ) {
-    storage.content.checkpoints.append(
-      JournalCheckpoint(index: index, kind: resync ? .resync : .interval, state: state),
-      size: configuration.stateSize(state))
+    let checkpoint = JournalCheckpoint(index: index, kind: resync ? .resync : .interval, state: state)
+    if let stateSize = configuration.stateSize {
+      storage.content.checkpoints.append(checkpoint, size: stateSize(state))
+    } else {
+      // The journal's own estimate counts a buffer this state shares with the previous checkpoint
+      // once: a large collection no action touches is one allocation for all of them.
+      storage.content.checkpoints.append(estimating: checkpoint)
+    }
     if storage.content.stateShape == nil { storage.content.stateShape = TypeFingerprint.shape(of: state) }
   }
 
   /// Commits the oldest entries until the journal fits its caps.
   @usableFromInline
   func commitOverflow(_ storage: inout JournalStorage<State, Action>) {
-    storage.enforceCaps(configuration: configuration, reduce: reducer)
+    storage.enforceCaps(configuration: configuration, replay: replay)
   }
 
   /// Hands the entry at `index` to the sinks, outside the lock.

@@ -38,6 +38,8 @@ import Synchronization
 public final class Journal<State: Sendable, Action: Sendable>: Sendable {
   /// The reducer that recomputes states. Its effects are dropped: replay never runs them.
   @usableFromInline let reducer: @Sendable (inout State, Action) -> Effect<Action>
+  /// The loop that recomputes states: ``reducer`` applied to a range of entries.
+  @usableFromInline let replay: ReplayLoop<State, Action>
   /// The configuration the journal was created with.
   public let configuration: Configuration
   // The recording path below is inlinable, like `Store.send`: the client specializes it for its
@@ -55,6 +57,9 @@ public final class Journal<State: Sendable, Action: Sendable>: Sendable {
   /// Counts the actions the tracer passes on, so that the tracer can tell whether the probe's
   /// reading is about the current action without asking the store for its metadata again.
   @usableFromInline let probeGeneration = Atomic<UInt64>(0)
+  /// The process's monotonic clock, held so that the tracer reads it without a global's lazy
+  /// initialization check.
+  @usableFromInline let clock = MonotonicClock.source
   /// Set once the tracer has warmed up the recording path (see ``warmUp(from:with:)``).
   @usableFromInline let warmedUp = Atomic<Bool>(false)
   /// Whether the tracer can skip the filter for every action (no rule set, and `Action` does not
@@ -68,24 +73,42 @@ public final class Journal<State: Sendable, Action: Sendable>: Sendable {
   ///     takes the store's state before that action as the base, whatever was given here.
   ///   - reducer: The store's reducer, used to recompute states (its effects are never run).
   ///   - configuration: Checkpoints, caps, filter and sinks.
-  // Inlinable so that the reducer closure is formed in the client, specialized for its reducer:
-  // formed here, every recomputed step (time travel, `state(at:)`) called the reducer through
-  // generic witnesses.
+  // Inlinable so that the reducer closure and the replay loop are formed in the client,
+  // specialized for its reducer: formed here, every recomputed step (time travel, `state(at:)`)
+  // called the reducer through generic witnesses; through the closure, it paid a call per step.
   @inlinable
   public convenience init<R: Reducer>(
     initialState: State? = nil, reducer: R, configuration: Configuration = Configuration()
   ) where R.State == State, R.Action == Action {
-    self.init(initialState: initialState, configuration: configuration) {
-      reducer.reduce(into: &$0, action: $1)
-    }
+    self.init(
+      initialState: initialState, configuration: configuration,
+      reduce: { reducer.reduce(into: &$0, action: $1) },
+      replay: { state, content, range in
+        content.entries.forEach(in: range) { record in
+          if !record.flags.contains(.stopped) { _ = reducer.reduce(into: &state, action: record.action) }
+        }
+      })
   }
 
   /// Creates an empty journal whose reducer is a closure.
-  public init(
+  public convenience init(
     initialState: State? = nil, configuration: Configuration = Configuration(),
     reduce: @escaping @Sendable (_ state: inout State, _ action: Action) -> Effect<Action>
   ) {
+    self.init(
+      initialState: initialState, configuration: configuration, reduce: reduce,
+      replay: JournalContent.replayLoop(calling: reduce))
+  }
+
+  /// Creates an empty journal whose states are recomputed by `replay`, which applies `reduce`.
+  @usableFromInline
+  init(
+    initialState: State?, configuration: Configuration,
+    reduce: @escaping @Sendable (_ state: inout State, _ action: Action) -> Effect<Action>,
+    replay: @escaping ReplayLoop<State, Action>
+  ) {
     self.reducer = reduce
+    self.replay = replay
     self.configuration = configuration
     self.recordsEverything =
       configuration.filter.recordsEverything && !(Action.self is any TraceableAction.Type)
@@ -97,7 +120,7 @@ public final class Journal<State: Sendable, Action: Sendable>: Sendable {
     if let initialState {
       content.checkpoints.append(
         JournalCheckpoint(index: 0, kind: .resync, state: initialState),
-        size: configuration.stateSize(initialState))
+        size: configuration.size(of: initialState))
       content.stateShape = TypeFingerprint.shape(of: initialState)
     }
     var storage = JournalStorage(content: content)
@@ -112,6 +135,7 @@ public final class Journal<State: Sendable, Action: Sendable>: Sendable {
     reduce: @escaping @Sendable (inout State, Action) -> Effect<Action>
   ) {
     self.reducer = reduce
+    self.replay = JournalContent.replayLoop(calling: reduce)
     self.configuration = configuration
     self.recordsEverything =
       configuration.filter.recordsEverything && !(Action.self is any TraceableAction.Type)
@@ -132,7 +156,7 @@ public final class Journal<State: Sendable, Action: Sendable>: Sendable {
   /// with the journal, which never changes an entry once recorded.
   public func snapshot() -> JournalSnapshot<State, Action> {
     let content = storage.withLock { $0.content }
-    return JournalSnapshot(content: content, reduce: reducer)
+    return JournalSnapshot(content: content, reduce: reducer, replay: replay)
   }
 
   /// The positions of the entries held: from the first entry not committed to the last one.
@@ -202,7 +226,7 @@ extension Journal {
   @inlinable
   func warmUp(from state: State, with action: Action) {
     guard !warmedUp.load(ordering: .relaxed), !warmedUp.exchange(true, ordering: .relaxed) else { return }
-    _ = MonotonicClock.now()
+    _ = clock.now()
     probe.withLock { probe in
       let saved = probe
       probe = ProbeReading(generation: saved.generation, action: action)

@@ -19,10 +19,26 @@ extension Journal {
     /// states as ``stateSize`` measures them); older entries are committed. `nil` for no limit.
     /// Default 64 MiB.
     public var maxBytes: Int?
-    /// The approximate size of a state in bytes, for ``maxBytes``. The default counts the
-    /// state's inline size only (`MemoryLayout<State>.size`); give a better estimate when the
-    /// state holds large collections.
-    public var stateSize: @Sendable (State) -> Int
+    /// The size of a state in bytes, for ``maxBytes``, measured once per checkpoint (never per
+    /// action); `nil` (the default) for the journal's own estimate.
+    ///
+    /// The estimate is the state's inline size (`MemoryLayout<State>.size`) plus the heap storage
+    /// of the arrays, strings (longer than 15 UTF-8 bytes), sets, dictionaries and `Data` it
+    /// holds, found through its stored properties, enum payloads and optionals by reflection: a
+    /// collection counts its count times its element's stride, and the elements' own storage from
+    /// a sample of at most 8 of them. Class instances are not counted (a checkpoint shares them).
+    /// An array's, set's, dictionary's or `Data`'s buffer that the previous checkpoint also holds
+    /// (copy on write: the actions since left it untouched) is counted once. It omits allocator
+    /// overhead and spare capacity: for a state of large arrays it is within a few percent of the
+    /// memory the journal holds (4% for a 100 KB array); for a state of many small strings or
+    /// dictionaries it can be under it by up to about 2×. Sampling misses a change inside an
+    /// element outside the sample (one inner array of an array of arrays). A state without
+    /// references costs no reflection. A state of many values (a walk of 200 structs of two
+    /// strings takes about 40 µs) is walked only every few checkpoints, at least every 16th; the
+    /// checkpoints between count what the last walk found, so a state that grows fast is
+    /// undercounted until the next walk. Give your own function when the state's size is known
+    /// more cheaply or more exactly.
+    public var stateSize: (@Sendable (State) -> Int)?
     /// Which actions to record.
     public var filter: TraceFilter<Action>
     /// Where else every recorded entry and event goes, such as an ``NDJSONFileSink``.
@@ -33,7 +49,7 @@ extension Journal {
       checkpointInterval: Int = 100,
       maxEntries: Int? = 100_000,
       maxBytes: Int? = 64 << 20,
-      stateSize: @escaping @Sendable (State) -> Int = { _ in MemoryLayout<State>.size },
+      stateSize: (@Sendable (State) -> Int)? = nil,
       filter: TraceFilter<Action> = .all,
       sinks: [any JournalSink<State, Action>] = []
     ) {
@@ -43,6 +59,12 @@ extension Journal {
       self.stateSize = stateSize
       self.filter = filter
       self.sinks = sinks
+    }
+
+    /// The size of `state` for the byte cap: ``stateSize``'s, or the journal's estimate counting
+    /// every buffer.
+    func size(of state: State) -> Int {
+      stateSize?(state) ?? StateSizeEstimate.bytes(of: state)
     }
 
     /// The interval actually used: at least 1, at most a quarter of `maxEntries`.

@@ -13,13 +13,17 @@ import Foundation
 public struct JournalSnapshot<State: Sendable, Action: Sendable>: Sendable {
   @usableFromInline let content: JournalContent<State, Action>
   @usableFromInline let reducer: @Sendable (inout State, Action) -> Effect<Action>
+  /// The journal's replay loop: ``reducer`` applied to a range of entries.
+  @usableFromInline let replay: ReplayLoop<State, Action>
 
   init(
     content: JournalContent<State, Action>,
-    reduce: @escaping @Sendable (inout State, Action) -> Effect<Action>
+    reduce: @escaping @Sendable (inout State, Action) -> Effect<Action>,
+    replay: @escaping ReplayLoop<State, Action>
   ) {
     self.content = content
     self.reducer = reduce
+    self.replay = replay
   }
 
   /// The positions of the entries: from the first one not committed to the last one.
@@ -67,13 +71,13 @@ public struct JournalSnapshot<State: Sendable, Action: Sendable>: Sendable {
   /// The state after the entry at `index`, recomputed from the nearest checkpoint with at most
   /// one checkpoint interval of reducer calls; `nil` outside ``indices``.
   public func state(at index: Int) -> State? {
-    content.state(after: index, reduce: reducer)
+    content.state(after: index, replay: replay)
   }
 
   /// The state before the entry at `index`; `index` may be the end index, for the state after
   /// the last entry.
   public func state(before index: Int) -> State? {
-    content.state(before: index, reduce: reducer)
+    content.state(before: index, replay: replay)
   }
 
   /// Calls `body` with each entry in `range` and the state after it, recomputing states in one
@@ -85,7 +89,7 @@ public struct JournalSnapshot<State: Sendable, Action: Sendable>: Sendable {
     in range: Range<Int>? = nil, _ body: (JournalEntry<Action>, State) throws(Failure) -> Void
   ) throws(Failure) {
     let range = (range ?? indices).clamped(to: indices)
-    guard !range.isEmpty, var state = content.state(before: range.lowerBound, reduce: reducer) else { return }
+    guard !range.isEmpty, var state = content.state(before: range.lowerBound, replay: replay) else { return }
     var nextCheckpoint = content.checkpoints.first(after: range.lowerBound)
     for index in range {
       if let checkpoint = nextCheckpoint, checkpoint.index == index {
@@ -127,6 +131,15 @@ extension JournalSnapshot {
   /// The reducer the journal recomputes states with, for a replay loop specialized in its caller.
   @inlinable
   package var reduceAction: @Sendable (inout State, Action) -> Effect<Action> { reducer }
+
+  /// Applies the actions of the entries in `range` that reached the reducer to `state`, with the
+  /// journal's replay loop (specialized for its reducer when the journal was created with one).
+  ///
+  /// - Precondition: `range` lies within ``indices``.
+  @inlinable
+  package func replayActions(in range: Range<Int>, into state: inout State) {
+    replay(&state, content, range)
+  }
 
   /// The checkpoints in index order, as ``checkpoints``, without copying them into an array.
   @usableFromInline

@@ -45,9 +45,9 @@ struct TracerMiddleware<State: Sendable, Action: Sendable>: Sendable {
     // Actions are processed one at a time (re-entrant sends are queued), so no other action can
     // pass the probe between here and the reading below.
     let generation = probed ? journal.probeGeneration.add(1, ordering: .relaxed).newValue : 0
-    let start = MonotonicClock.now()
+    let start = journal.clock.now()
     next(action)
-    let end = MonotonicClock.now()
+    let end = journal.clock.now()
     var reading: ProbeReading<Action>?
     if probed {
       reading = journal.probe.withLock { probe in
@@ -83,9 +83,9 @@ struct TracerProbe<State: Sendable, Action: Sendable>: Sendable {
     _ action: Action, context: MiddlewareContext<State, Action>, next: MiddlewareNext<State, Action>
   ) {
     let generation = journal.probeGeneration.load(ordering: .relaxed)
-    let start = MonotonicClock.now()
+    let start = journal.clock.now()
     next(action)
-    let end = MonotonicClock.now()
+    let end = journal.clock.now()
     journal.probe.withLock { probe in
       probe = ProbeReading(generation: generation, action: action, start: start, end: end)
     }
