@@ -278,6 +278,10 @@ struct JSONParser {
 
   private func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
 
+  private var rawStringLimit: Int {
+    limits.maxStringBytes > Int.max / 6 ? Int.max : limits.maxStringBytes * 6
+  }
+
   private mutating func parseString() throws(Failure) -> String {
     let start = position
     position += 1
@@ -303,7 +307,9 @@ struct JSONParser {
       } else {
         try skipUTF8Scalar()
       }
-      if position - start > limits.maxStringBytes {
+      // The text read, escapes included, is at most six times the bytes it decodes to (`\u0041`
+      // is one byte): past that the string is too long whatever it holds, so reading stops.
+      if position - start - 1 > rawStringLimit {
         position = start
         throw failure(.stringTooLong(limit: limits.maxStringBytes))
       }
@@ -361,13 +367,15 @@ struct JSONParser {
     case UInt8(ascii: "u"):
       var scalar = try parseHex4()
       if (0xD800...0xDBFF).contains(scalar) {
+        // A high surrogate must be followed by `\u` and a low one; the input ending first is
+        // truncated, anything else there is a lone surrogate.
+        guard position < bytes.count else { throw failure(.unexpectedEnd) }
+        guard bytes[position] == UInt8(ascii: "\\") else { throw failure(.invalidEscape) }
         guard position + 1 < bytes.count else {
           position = bytes.count
           throw failure(.unexpectedEnd)
         }
-        guard bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u") else {
-          throw failure(.invalidEscape)
-        }
+        guard bytes[position + 1] == UInt8(ascii: "u") else { throw failure(.invalidEscape) }
         position += 2
         let low = try parseHex4()
         guard (0xDC00...0xDFFF).contains(low) else { throw failure(.invalidEscape) }
