@@ -159,7 +159,11 @@ private struct RecordedViewerInput<State: Sendable, Action: Sendable>: ViewerInp
   func forEachStep(
     _ body: (Int, JSONValue?, [StatePatch]?) throws(JournalExportError) -> Void
   ) throws(JournalExportError) {
-    guard snapshot.count > 0, let base = snapshot.baseState else { return }
+    guard let base = snapshot.baseState else {
+      // No state to start from: every entry is listed without its states.
+      for position in 0..<snapshot.count { try body(position, nil, nil) }
+      return
+    }
     let tracker = RedactedChangeTracker()
     var previous = objects.state(base, startingChangesOf: tracker).cut(atDepth: Self.maxStateDepth)
     var position = 0
