@@ -30,25 +30,34 @@ let package = Package(
     .target(name: "CChronicleTicks", path: "Sources/CChronicleTicks"),
     .target(
       name: "ChronicleTracer", dependencies: ["ChronicleStore", "CChronicleTicks"], path: "Sources/Tracer"),
-    .target(name: "ChronicleTimeTravel", dependencies: ["ChronicleTracer"], path: "Sources/TimeTravel"),
+    .target(
+      name: "ChronicleTimeTravel", dependencies: ["ChronicleStore", "ChronicleTracer"],
+      path: "Sources/TimeTravel"),
     .target(
       name: "Chronicle",
       dependencies: ["ChronicleStore", "ChronicleMiddleware", "ChronicleTracer", "ChronicleTimeTravel"],
       path: "Sources/Chronicle"
     ),
-    .target(name: "ChronicleTesting", dependencies: ["ChronicleTimeTravel"], path: "Sources/Testing"),
+    .target(
+      name: "ChronicleTesting", dependencies: ["ChronicleStore", "ChronicleTimeTravel"],
+      path: "Sources/Testing"),
     .executableTarget(name: "Counter", dependencies: ["Chronicle"], path: "Examples/Counter"),
     .executableTarget(name: "Stopwatch", dependencies: ["Chronicle"], path: "Examples/Stopwatch"),
     .executableTarget(name: "Todos", dependencies: ["Chronicle"], path: "Examples/Todos"),
     .executableTarget(name: "Demo", dependencies: ["Chronicle"], path: "Examples/Demo"),
     .executableTarget(name: "ChronicleCLI", dependencies: ["ChronicleTracer"], path: "Sources/ChronicleCLI"),
     // Opens the HTML viewer in headless Chromium (skipped, with a message, where it is missing).
-    .testTarget(name: "ViewerTests", dependencies: ["ChronicleTracer"], path: "Tests/ViewerTests"),
+    .testTarget(
+      name: "ViewerTests", dependencies: ["ChronicleStore", "ChronicleTracer"], path: "Tests/ViewerTests"),
     // Runs the `chronicle` and `chronicle-demo` executables (depending on them gets them built).
     // Its leak test also runs a feature through the logger, TestStore and replay.
     .testTarget(
       name: "CLITests",
-      dependencies: ["ChronicleCLI", "Demo", "ChronicleTracer", "ChronicleMiddleware", "ChronicleTesting"],
+      dependencies: [
+        "ChronicleCLI", "Demo", "ChronicleStore", "ChronicleTracer", "ChronicleMiddleware",
+        "ChronicleTimeTravel",
+        "ChronicleTesting",
+      ],
       path: "Tests/CLITests"),
     .executableTarget(
       name: "PersistenceCrashWriter", dependencies: ["ChronicleStore"], path: "Tests/PersistenceCrashWriter"),
@@ -57,16 +66,21 @@ let package = Package(
     .testTarget(
       name: "StoreTests", dependencies: ["ChronicleStore", "ChronicleTestSupport"], path: "Tests/StoreTests"),
     .testTarget(
-      name: "MiddlewareTests", dependencies: ["ChronicleMiddleware", "ChronicleTestSupport"],
+      name: "MiddlewareTests",
+      dependencies: ["ChronicleStore", "ChronicleMiddleware", "ChronicleTestSupport"],
       path: "Tests/MiddlewareTests"),
     .testTarget(
-      name: "TestingTests", dependencies: ["ChronicleTesting"], path: "Tests/TestingTests"),
+      name: "TestingTests", dependencies: ["ChronicleStore", "ChronicleTimeTravel", "ChronicleTesting"],
+      path: "Tests/TestingTests"),
     .testTarget(
-      name: "TracerTests", dependencies: ["ChronicleTracer", "ChronicleTestSupport"],
+      name: "TracerTests", dependencies: ["ChronicleStore", "ChronicleTracer", "ChronicleTestSupport"],
       path: "Tests/TracerTests"),
     .testTarget(
       name: "TimeTravelTests",
-      dependencies: ["ChronicleTimeTravel", "ChronicleTesting", "ChronicleTestSupport"],
+      dependencies: [
+        "ChronicleStore", "ChronicleTracer", "ChronicleTimeTravel", "ChronicleTesting",
+        "ChronicleTestSupport",
+      ],
       path: "Tests/TimeTravelTests"),
     // The child process of TracerTests' crash test: appends to an NDJSON journal until killed.
     .executableTarget(

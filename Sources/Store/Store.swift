@@ -320,10 +320,24 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
   @inlinable
   func passOn(_ action: Action, from index: Int, sequence: UInt64) {
     guard storage.pointee.sequence == sequence else { return }
-    let bit: UInt64 = index < 64 ? 1 << UInt64(index) : 0
-    if storage.pointee.passedLevels & bit != 0 { return }
-    storage.pointee.passedLevels |= bit
+    if index < 64 {
+      let bit: UInt64 = 1 << UInt64(index)
+      if storage.pointee.passedLevels & bit != 0 { return }
+      storage.pointee.passedLevels |= bit
+    } else if !passDeep(index, sequence: sequence) {
+      return
+    }
     dispatch(action, from: index + 1)
+  }
+
+  /// Marks middleware `index` (past the 64th) as having called `next` for the action with
+  /// `sequence`; `false` when it already had.
+  @usableFromInline
+  func passDeep(_ index: Int, sequence: UInt64) -> Bool {
+    if storage.pointee.passedDeepLevels.sequence != sequence {
+      storage.pointee.passedDeepLevels = (sequence, [])
+    }
+    return storage.pointee.passedDeepLevels.levels.insert(index).inserted
   }
 
   /// Runs the reducer; returns its effect.

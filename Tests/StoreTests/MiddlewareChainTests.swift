@@ -60,6 +60,22 @@ struct MiddlewareChainTests {
     #expect(store.state.count == 1)
   }
 
+  /// Past the 64 middlewares whose calls the store tracks in one word, a second `next` is still
+  /// ignored: for each action, and afresh for the next one.
+  @Test func callingNextTwiceDeepInALongChainRunsTheReducerOnce() {
+    let pass = AnyMiddleware<Counter.State, Counter.Action> { action, _, next in next(action) }
+    let twice = AnyMiddleware<Counter.State, Counter.Action> { action, _, next in
+      next(action)
+      next(action)
+    }
+    let chain = Array(repeating: pass, count: 70) + [twice] + Array(repeating: pass, count: 5)
+    let store = Store(initialState: Counter.State(), reducer: Counter(), middleware: chain)
+    store.send(.increment)
+    #expect(store.state.count == 1)
+    store.send(.increment)
+    #expect(store.state.count == 2)
+  }
+
   @Test func metadataCarriesSequenceContextAndCause() {
     let metadata = Recorder<ActionMetadata>()
     let fields = Recorder<String>()

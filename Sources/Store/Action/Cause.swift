@@ -1,6 +1,6 @@
 /// Why an action was processed: sent by the user, or by work that an earlier action started.
 ///
-/// Every processed action carries its cause (DESIGN.md, semantic 3), so a journal can show which
+/// Every processed action carries its cause, so a journal can show which
 /// action caused which. `parent` is the sequence number of the action whose processing started
 /// the effect, thunk or timer that sent this one.
 public struct Cause: Sendable, Hashable, Codable, CustomStringConvertible {

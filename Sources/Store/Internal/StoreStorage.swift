@@ -16,6 +16,9 @@ struct StoreStorage<State, Action> {
   @usableFromInline var reducerRan = false
   /// Bit `i` is set once middleware `i` has called `next` for the current action.
   @usableFromInline var passedLevels: UInt64 = 0
+  /// The middlewares past the 64th that have called `next`, for the action with `sequence`: kept
+  /// apart so that the common chain's bookkeeping stays one word reset per action.
+  @usableFromInline var passedDeepLevels: (sequence: UInt64, levels: Set<Int>) = (0, [])
   /// Re-entrant sends, processed FIFO after the current action.
   @usableFromInline var queue: [PendingAction<Action>] = []
   @usableFromInline var queueHead = 0
