@@ -190,9 +190,9 @@ enum CLICommand {
     JournalComparison(try load(first), named: first, with: try load(second), named: second)
   }
 
-  private static func load(_ path: String) throws(CLIError) -> JournalDocument {
+  private static func load(_ path: String) throws(CLIError) -> JournalFile {
     do {
-      return try JournalDocument(contentsOf: URL(fileURLWithPath: path))
+      return try JournalFile(contentsOf: URL(fileURLWithPath: path))
     } catch {
       throw .badFile(path: path, error)
     }
@@ -200,7 +200,7 @@ enum CLICommand {
 
   /// The position in the document of the entry with journal index `index`.
   private static func position(
-    of index: Int, in document: JournalDocument, path: String
+    of index: Int, in document: JournalFile, path: String
   ) throws(CLIError) -> Int {
     guard let first = document.entries.first, let last = document.entries.last else {
       throw .noSuchEntry(index, path: path, range: nil)

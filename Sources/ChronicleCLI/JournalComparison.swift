@@ -9,7 +9,7 @@ struct JournalComparison {
   private(set) var isSame: Bool
 
   init(
-    _ first: JournalDocument, named firstName: String, with second: JournalDocument, named secondName: String
+    _ first: JournalFile, named firstName: String, with second: JournalFile, named secondName: String
   ) {
     isSame = false
     if let changes = first.baseStateChanges(comparedWith: second), !changes.isEmpty {

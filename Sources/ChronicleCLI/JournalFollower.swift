@@ -42,15 +42,15 @@ struct JournalFollower {
       guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
         let data = try? Data(contentsOf: url)
       else {
-        do { _ = try JournalDocument(contentsOf: url) } catch { throw .badFile(path: path, error) }
+        do { _ = try JournalFile(contentsOf: url) } catch { throw .badFile(path: path, error) }
         continue
       }
       if data.count != size {
         if data.count < size { lastSequence = 0 }
         size = data.count
-        let document: JournalDocument
+        let document: JournalFile
         do {
-          document = try JournalDocument(data: data)
+          document = try JournalFile(data: data)
         } catch {
           guard data.isEmpty || Self.isTruncated(error) else { throw .badFile(path: path, error) }
           usleep(20_000)
@@ -74,7 +74,7 @@ struct JournalFollower {
 
   /// `0 #1 add [Cart] user {"add":{"_0":"apple"}}`: the entry with its action rather than its
   /// duration, which `summary` and `filter` show.
-  static func line(_ entry: DocumentEntry) -> String {
+  static func line(_ entry: JournalFileEntry) -> String {
     "\(entry.index) #\(entry.sequence) \(entry.type)" + (entry.context.map { " [\($0)]" } ?? "")
       + " \(entry.causeDescription) \(entry.actionJSON)"
       + (entry.outcome == "reduced" ? "" : " \(entry.outcome)")

@@ -4,7 +4,7 @@ import ChronicleTracer
 /// shape documented in README ("chronicle --json"). Members are always present (`null` when the
 /// file does not say), in the order written here.
 enum JournalJSONReport {
-  static func summary(_ document: JournalDocument) -> String {
+  static func summary(_ document: JournalFile) -> String {
     var contexts: [String?: Int] = [:]
     var causes: [String: Int] = [:]
     var types: [String: Int] = [:]
@@ -45,7 +45,7 @@ enum JournalJSONReport {
       ]))
   }
 
-  static func show(_ document: JournalDocument, position: Int) -> String {
+  static func show(_ document: JournalFile, position: Int) -> String {
     let changes = document.stateChanges(from: position, to: position)
     return line(
       .object([
@@ -56,7 +56,7 @@ enum JournalJSONReport {
       ]))
   }
 
-  static func filter(_ document: JournalDocument, matches: [DocumentEntry]) -> String {
+  static func filter(_ document: JournalFile, matches: [JournalFileEntry]) -> String {
     line(
       .object([
         ("entries", .array(matches.map(entry))), ("matched", .integer(Int64(matches.count))),
@@ -65,7 +65,7 @@ enum JournalJSONReport {
   }
 
   /// An entry without its action and states: what a row of the text output shows.
-  static func entry(_ entry: DocumentEntry) -> JSONOutput {
+  static func entry(_ entry: JournalFileEntry) -> JSONOutput {
     .object([
       ("index", .integer(Int64(entry.index))), ("seq", .integer(Int64(entry.sequence))),
       ("type", .string(entry.type)), ("context", .optional(entry.context)),

@@ -3,7 +3,7 @@ import Foundation
 
 /// The text the `chronicle` commands print.
 enum JournalReport {
-  static func summary(_ document: JournalDocument) -> String {
+  static func summary(_ document: JournalFile) -> String {
     var lines = ["\(document.count) entries, \(document.effectCount) effect events"]
     lines.append("state: \(document.stateType)")
     lines.append("action: \(document.actionType)")
@@ -36,7 +36,7 @@ enum JournalReport {
     return lines.joined(separator: "\n") + "\n"
   }
 
-  static func show(_ document: JournalDocument, position: Int) -> String {
+  static func show(_ document: JournalFile, position: Int) -> String {
     let entry = document.entries[position]
     var lines = [
       "entry \(entry.index) (#\(entry.sequence)) \(entry.type)", "context: \(entry.context ?? "(none)")",
@@ -52,7 +52,7 @@ enum JournalReport {
     return lines.joined(separator: "\n") + "\n"
   }
 
-  static func diff(_ document: JournalDocument, from: Int, to: Int) -> String {
+  static func diff(_ document: JournalFile, from: Int, to: Int) -> String {
     let (low, high) = (min(from, to), max(from, to))
     guard let changes = document.stateChanges(from: low, to: high) else {
       return "the file does not hold the states of entries \(document.entries[low].index)…"
@@ -68,7 +68,7 @@ enum JournalReport {
   /// (ignoring case; all when `nil`). The action is matched with its case name, as JSON; the
   /// cause and the context are not matched, so `--text user` finds what the user typed, not every
   /// action the user sent.
-  static func matches(_ document: JournalDocument, context: String?, text: String?) -> [DocumentEntry] {
+  static func matches(_ document: JournalFile, context: String?, text: String?) -> [JournalFileEntry] {
     let needle = text?.lowercased()
     return document.entries.enumerated().filter { position, entry in
       if let context, entry.context != context { return false }
@@ -78,18 +78,18 @@ enum JournalReport {
     }.map(\.element)
   }
 
-  static func filter(_ document: JournalDocument, matches: [DocumentEntry]) -> String {
+  static func filter(_ document: JournalFile, matches: [JournalFileEntry]) -> String {
     matches.map { row($0) + "\n" }.joined() + "\(matches.count) of \(document.count) entries\n"
   }
 
   /// The contexts of the journal's entries, sorted.
-  static func contexts(of document: JournalDocument) -> [String] {
+  static func contexts(of document: JournalFile) -> [String] {
     Set(document.entries.compactMap(\.context)).sorted()
   }
 
   /// One entry on one line: `3 #4 loaded [Todos] thunk "load" ← #2 (1.2 ms)`, followed by
   /// `stopped` when a middleware kept the action from the reducer.
-  static func row(_ entry: DocumentEntry) -> String {
+  static func row(_ entry: JournalFileEntry) -> String {
     "\(entry.index) #\(entry.sequence) \(entry.type)" + (entry.context.map { " [\($0)]" } ?? "")
       + " \(entry.causeDescription) (\(duration(entry.duration)))"
       + (entry.outcome == "reduced" ? "" : " \(entry.outcome)")

@@ -29,12 +29,12 @@ import Synchronization
 ///   it releases B or right after. So two stores whose middlewares send to each other from two
 ///   threads cannot deadlock.
 ///
-/// ``cancel(id:)`` and ``start(_:as:label:context:parent:)`` called from inside another store's
+/// ``cancel(id:)`` and ``run(_:as:label:context:parent:)`` called from inside another store's
 /// processing while this store is busy are left in its inbox the same way: they take effect in
 /// its order, after the action being processed and those queued before them.
 ///
 /// What still waits: reading ``state``, `observe`, ``runningEffectCount`` and
-/// ``activeEffectCount`` need the store's current action to finish. From inside store A's
+/// ``pendingEffectCount`` need the store's current action to finish. From inside store A's
 /// processing, reading store B while another thread processes B, whose processing in turn reads
 /// A (or blocks on anything A's thread holds), deadlocks; so does blocking inside a middleware or
 /// subscriber for another thread that sends to the same store. Pass the value in the action, or
@@ -298,21 +298,23 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
       storage.pointee.currentTimestamp = nil
       storage.pointee.reducerRan = false
       storage.pointee.passedLevels = 0
-      dispatch(action, from: 0)
+      callMiddleware(action, at: 0)
       if storage.pointee.reducerRan && !storage.pointee.observers.isEmpty { notifyObservers() }
     }
   }
 
   /// Passes `action` to middleware `index`, whose `next` continues at `index + 1`.
   @inlinable
-  func dispatch(_ action: Action, from index: Int) {
+  func callMiddleware(_ action: Action, at index: Int) {
     if index == handlers.count {
       let effect = reduce(action)
       if !effect.isNone { startReducerEffect(effect, context: storage.pointee.currentContext) }
       return
     }
     let next = MiddlewareNext(store: self, index: index, sequence: storage.pointee.sequence)
-    handlers[index]._withUnsafeGuaranteedRef { $0.handle(action, MiddlewareContext(store: self), next) }
+    handlers[index]._withUnsafeGuaranteedRef {
+      $0.handle(action, MiddlewareContext(store: self, middlewareIndex: index), next)
+    }
   }
 
   /// What `MiddlewareNext` does: continue the chain after middleware `index`, once, and only
@@ -327,7 +329,7 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
     } else if !passDeep(index, sequence: sequence) {
       return
     }
-    dispatch(action, from: index + 1)
+    callMiddleware(action, at: index + 1)
   }
 
   /// Marks middleware `index` (past the 64th) as having called `next` for the action with

@@ -98,7 +98,7 @@ public enum TestSourceGenerator {
         lines.append("  // Entry \(index) (.\(action)) was stopped by a middleware.")
         continue
       }
-      let after = snapshot.state(at: index)!
+      let after = snapshot.state(after: index)!
       if let clock, entry.cause.kind == .timer, let previousTime, entry.time > previousTime {
         let nanoseconds = (entry.time - previousTime).components
         let total = nanoseconds.seconds * 1_000_000_000 + nanoseconds.attoseconds / 1_000_000_000

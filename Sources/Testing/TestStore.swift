@@ -83,9 +83,9 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable>: Sen
     if !unreceived.isEmpty {
       IssueReporter.fail(unreceivedMessage(unreceived), at: created)
     }
-    let running = store.activeEffectCount
-    if running > 0 {
-      IssueReporter.fail(Self.runningMessage(running), at: created)
+    let pending = store.pendingEffectCount
+    if pending > 0 {
+      IssueReporter.fail(Self.pendingMessage(pending), at: created)
     }
   }
 
@@ -151,10 +151,10 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable>: Sen
     let exhaustive = exhaustivity == .on
     while true {
       guard let step = await nextReceived() else {
-        let running = store.activeEffectCount
+        let pending = store.pendingEffectCount
         IssueReporter.fail(
           "Expected to receive \(description), but no action was received"
-            + (running > 0 ? " (\(running) effect(s) still running: advance the test clock?)" : "."),
+            + (pending > 0 ? " (\(pending) effect(s) still running: advance the test clock?)" : "."),
           at: site)
         return
       }
@@ -186,8 +186,8 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable>: Sen
       recorder.dropPendingReceived()
       if let last = unreceived.last { settings.withLock { $0.expected = last.state } }
     }
-    let running = store.activeEffectCount
-    if running > 0 { IssueReporter.fail(Self.runningMessage(running), at: site) }
+    let pending = store.pendingEffectCount
+    if pending > 0 { IssueReporter.fail(Self.pendingMessage(pending), at: site) }
   }
 
   /// Accepts the received actions not yet asserted, moving the expected state past them.
@@ -248,7 +248,7 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable>: Sen
     SafeDescription.of(error, redaction: redaction)
   }
 
-  private static func runningMessage(_ count: Int) -> String {
+  private static func pendingMessage(_ count: Int) -> String {
     "\(count) effect(s) are still running at the end of the test: cancel them, let them finish, "
       + "or set exhaustivity to .off."
   }

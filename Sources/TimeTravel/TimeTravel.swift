@@ -35,7 +35,7 @@ import ChronicleTracer
 /// While an entry is skipped, the store's states lack it, and so do the checkpoints the tracer
 /// takes from the store meanwhile. The controller passes those checkpoints by (until the next
 /// commit, rollback or reset), so its states stay right when the entry is applied again;
-/// ``Journal/state(at:)`` read directly from the journal does not know about skips.
+/// ``Journal/state(after:)`` read directly from the journal does not know about skips.
 ///
 /// ## Live actions
 /// While the store shows the past, actions that reach it (from users, effects, thunks, timers)

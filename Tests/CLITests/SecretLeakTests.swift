@@ -146,7 +146,7 @@ private func runFeature(outputs: Outputs, ndjson: URL) async throws -> Journal<V
     outputs.add("redux devtools lifted", snapshot.reduxDevTools(.liftedState, options: everyEntry))
     outputs.add("viewer", snapshot.htmlViewer(redaction: policy))
     for (name, data) in [("json", json), ("ndjson", try Data(contentsOf: stream))] {
-      let document = try JournalDocument(data: data)
+      let document = try JournalFile(data: data)
       outputs.add("document from \(name) → journal JSON", document.journalJSON())
       outputs.add("document from \(name) → NDJSON", document.ndjson())
       outputs.add("document from \(name) → chrome trace", document.chromeTrace())

@@ -186,7 +186,7 @@ struct CrossStoreWaitTests {
       return .run { _ in try await clock.sleep(for: .seconds(60)) }.cancellable(id: "work")
     }
     b.send("start")
-    #expect(b.activeEffectCount == 1)
+    #expect(b.pendingEffectCount == 1)
     let canceller = AnyMiddleware<Int, Int>(name: "canceller") { action, _, next in
       bInChain.wait()
       b.cancel(id: "work")
@@ -200,7 +200,7 @@ struct CrossStoreWaitTests {
     }
     #expect(order.values == ["b processed start", "cancel returned", "b processed pause"])
     await b.waitUntilIdle()
-    #expect(b.activeEffectCount == 0)
+    #expect(b.pendingEffectCount == 0)
     #expect(b.runningEffectCount == 0)
   }
 }

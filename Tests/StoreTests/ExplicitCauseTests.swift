@@ -52,7 +52,7 @@ struct ExplicitCauseTests {
     let recorder = Recorder<String>()
     let store = Store(
       initialState: Counter.State(), reducer: Counter(), middleware: [causeRecorder(into: recorder)])
-    store.start(.send(.increment), as: .stream, label: "socket", context: "feed", parent: 41)
+    store.run(.send(.increment), as: .stream, label: "socket", context: "feed", parent: 41)
     await store.waitUntilIdle()
     #expect(recorder.values == [#"increment stream "socket" ← #41 true feed"#])
   }

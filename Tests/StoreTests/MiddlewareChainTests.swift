@@ -132,6 +132,54 @@ struct MiddlewareChainTests {
     #expect(causes.values == [Cause(kind: .thunk, parent: 1, effect: 1, label: "noter")])
   }
 
+  @Test func actionSentByAMiddlewareWithoutALabelIsLabelledWithTheMiddlewaresName() {
+    let causes = Recorder<Cause>()
+    let echo = AnyMiddleware<Counter.State, Counter.Action>(name: "echo") { action, context, next in
+      if action == .increment { context.send(.note("echo")) }
+      next(action)
+    }
+    let watcher = AnyMiddleware<Counter.State, Counter.Action>(name: "watcher") { action, context, next in
+      causes.append(context.cause)
+      next(action)
+    }
+    let store = Store(initialState: Counter.State(), reducer: Counter(), middleware: [watcher, echo])
+    store.send(.increment)
+    #expect(causes.values == [.user, Cause(kind: .middleware, parent: 1, label: "echo")])
+  }
+
+  @Test func effectRunByAMiddlewareWithoutALabelOrIDIsLabelledWithTheMiddlewaresName() async {
+    let causes = Recorder<Cause>()
+    let noter = AnyMiddleware<Counter.State, Counter.Action>(name: "noter") { action, context, next in
+      if action == .increment { context.run(.send(.note("a"))) }
+      if action == .decrement { context.run(Effect.send(.note("b")).cancellable(id: "noting")) }
+      if case .note = action { causes.append(context.cause) }
+      next(action)
+    }
+    let store = Store(initialState: Counter.State(), reducer: Counter(), middleware: [noter])
+    store.send(.increment)
+    store.send(.decrement)
+    await store.waitUntilIdle()
+    #expect(
+      causes.values == [
+        Cause(kind: .middleware, parent: 1, label: "noter"),
+        Cause(kind: .middleware, parent: 3, label: "noting"),
+      ])
+  }
+
+  @Test func middlewaresSeeTheirOwnNameInTheirContext() {
+    let names = Recorder<String>()
+    func naming(_ name: String) -> AnyMiddleware<Counter.State, Counter.Action> {
+      AnyMiddleware(name: name) { action, context, next in
+        names.append(context.middlewareName)
+        next(action)
+      }
+    }
+    let store = Store(
+      initialState: Counter.State(), reducer: Counter(), middleware: [naming("a"), naming("b")])
+    store.send(.increment)
+    #expect(names.values == ["a", "b"])
+  }
+
   @Test func customMiddlewareTypeIsWrappedByAnyMiddleware() {
     struct Clamp: Middleware {
       func handle(

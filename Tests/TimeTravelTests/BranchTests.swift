@@ -62,7 +62,7 @@ import Testing
     for amount in [200, 300] { store.send(.add(amount)) }
     let expected = [1, 2, 3, 4, 5, 100, 200, 300]
     #expect(store.state == tally(expected))
-    #expect(journal.state(at: journal.indices.last!) == tally(expected))
+    #expect(journal.state(after: journal.indices.last!) == tally(expected))
     travel.jump(to: 6)
     #expect(store.state == tally(Array(expected.prefix(6))))
   }

@@ -15,7 +15,7 @@ import Testing
   @Test func theParentGivenToStartIsJournaledWithTheWorksActions() async {
     let journal = Journal<Int, Int>(reducer: Sum())
     let store = Store(initialState: 0, reducer: Sum(), middleware: [.tracer(journal)])
-    store.start(.send(3), as: .thunk, label: "import", parent: 9)
+    store.run(.send(3), as: .thunk, label: "import", parent: 9)
     await store.waitUntilIdle()
     #expect(journal.entry(at: 0)?.cause == Cause(kind: .thunk, parent: 9, label: "import"))
   }

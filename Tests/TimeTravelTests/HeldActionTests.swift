@@ -38,7 +38,7 @@ struct Sum: Reducer {
     store.send(2)
     travel.undo()
     // Started from the present's past: sent while the store shows the state before #1.
-    store.start(.send(1), as: .effect, parent: nil)
+    store.run(.send(1), as: .effect, parent: nil)
     #expect(travel.heldActions.map(\.action) == [1])
     travel.returnToPresent()
     await store.waitUntilIdle()

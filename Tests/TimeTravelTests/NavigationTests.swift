@@ -83,7 +83,7 @@ import Testing
     travel.send(.add(2))
     await store.waitUntilIdle()
     #expect(runs.value == 1)
-    #expect(store.activeEffectCount == 0)
+    #expect(store.pendingEffectCount == 0)
     #expect(store.state == tally([2]))
   }
 

@@ -19,7 +19,7 @@ import Testing
     let first = snapshot.indices.lowerBound
     #expect(snapshot.baseState == live.values[first - 1].1)
     for index in snapshot.indices {
-      #expect(snapshot.state(at: index) == live.values[index].1)
+      #expect(snapshot.state(after: index) == live.values[index].1)
     }
   }
 
@@ -29,7 +29,7 @@ import Testing
     let snapshot = journal.snapshot()
     #expect(snapshot.count <= 8)
     #expect(snapshot.metadata.checkpointInterval == 2)
-    #expect(snapshot.state(at: 49) == Counter.State(count: 50))
+    #expect(snapshot.state(after: 49) == Counter.State(count: 50))
     #expect(snapshot.baseState == Counter.State(count: snapshot.indices.lowerBound))
   }
 
@@ -42,7 +42,7 @@ import Testing
     let snapshot = journal.snapshot()
     #expect(journal.approximateBytes <= 40_000 + 10 * 64 + 20_000)
     #expect(journal.committedCount > 0)
-    #expect(snapshot.state(at: 1_999)?.log.count == 2_000)
+    #expect(snapshot.state(after: 1_999)?.log.count == 2_000)
     #expect(snapshot.baseState?.log.count == snapshot.indices.lowerBound)
   }
 
@@ -86,7 +86,7 @@ import Testing
     #expect(journal.baseState == Counter.State(count: 6))
     #expect(journal.committedCount == 6)
     store.send(.increment)
-    #expect(journal.state(at: 10) == Counter.State(count: 11))
+    #expect(journal.state(after: 10) == Counter.State(count: 11))
   }
 
   @Test func effectEventsGoWithTheEntriesCommitted() async {
@@ -104,17 +104,17 @@ import Testing
     let oldFuture = journal.snapshot()
     journal.truncate(from: 4)
     #expect(journal.indices == 0..<4)
-    // Time travel would now show state(at: 3); here the store simply continues.
+    // Time travel would now show state(after: 3); here the store simply continues.
     store.send(.add(100))
     let branch = journal.snapshot()
     #expect(branch.indices == 0..<5)
     #expect(branch.checkpoints.last?.index == 4)
     #expect(branch.checkpoints.last?.kind == .resync)
-    #expect(branch.state(at: 4) == Counter.State(count: 110))
-    #expect(oldFuture.state(at: 9) == Counter.State(count: 10))
+    #expect(branch.state(after: 4) == Counter.State(count: 110))
+    #expect(oldFuture.state(after: 9) == Counter.State(count: 10))
     journal.restore(oldFuture)
     #expect(journal.indices == 0..<10)
-    #expect(journal.state(at: 9) == Counter.State(count: 10))
+    #expect(journal.state(after: 9) == Counter.State(count: 10))
   }
 
   @Test func resetLeavesOnlyTheGivenBaseState() {
@@ -125,6 +125,6 @@ import Testing
     #expect(journal.baseState == Counter.State(count: 42))
     store.send(.increment)
     #expect(journal.indices == 5..<6)
-    #expect(journal.state(at: 5) == Counter.State(count: 6))
+    #expect(journal.state(after: 5) == Counter.State(count: 6))
   }
 }

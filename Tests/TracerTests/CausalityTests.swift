@@ -86,7 +86,7 @@ private let timers = AnyMiddleware<Relay.State, Relay.Action>(name: "timers") { 
       chain.append(index)
     }
     #expect(chain == [3, 2, 1, 0])
-    #expect(snapshot.state(at: 3)?.steps == ["begin", "thunk", "thunk done", "tick"])
+    #expect(snapshot.state(after: 3)?.steps == ["begin", "thunk", "thunk done", "tick"])
   }
 
   @Test func lifecycleEventsAreTiedToTheEntriesThatStartedThem() async {

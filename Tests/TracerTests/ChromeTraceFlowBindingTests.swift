@@ -232,12 +232,12 @@ private func pairs(_ flows: [Int: (source: Int, target: Int)]) -> [[Int]] {
     store.send(.chain(remaining: 1))
     let snapshot = journal.snapshot()
     for states in [ExportOptions.States.checkpoints, .everyEntry] {
-      let document = try JournalDocument(data: snapshot.journalJSON(options: ExportOptions(states: states)))
+      let document = try JournalFile(data: snapshot.journalJSON(options: ExportOptions(states: states)))
       #expect(
         String(decoding: document.chromeTrace(), as: UTF8.self)
           == String(decoding: snapshot.chromeTrace(), as: UTF8.self))
     }
-    let document = try JournalDocument(data: snapshot.journalJSON())
+    let document = try JournalFile(data: snapshot.journalJSON())
     let trace = try TraceEvents(document.chromeTrace())
     #expect(trace.events.filter { $0.category == "effect" }.count == 2)
     #expect(trace.events.filter { $0.category == "reducer" }.count == snapshot.count)

@@ -27,7 +27,7 @@ import Testing
           let sequences = snapshot.entries.map(\.sequence)
           #expect(sequences == sequences.sorted())
           if let last = snapshot.indices.last {
-            let state = snapshot.state(at: last)
+            let state = snapshot.state(after: last)
             #expect(state != nil)
           }
           if round % 8 == 0 {
@@ -41,10 +41,10 @@ import Testing
     }
     let total = senders * perSender
     #expect(journal.committedCount + journal.count == total)
-    #expect(journal.state(at: total - 1) == store.state)
+    #expect(journal.state(after: total - 1) == store.state)
     let loaded = try CounterJournal.loadNDJSON(contentsOf: url, reducer: Counter())
     #expect(loaded.journal.count == total)
-    #expect(loaded.journal.state(at: total - 1) == store.state)
+    #expect(loaded.journal.state(after: total - 1) == store.state)
   }
 
   @Test func pausingAndCommittingFromAnotherThreadKeepTheJournalReplayable() async {
@@ -63,7 +63,7 @@ import Testing
     }
     store.send(.increment)
     let snapshot = journal.snapshot()
-    #expect(snapshot.state(at: snapshot.indices.last!) == store.state)
+    #expect(snapshot.state(after: snapshot.indices.last!) == store.state)
     var previous: Counter.State?
     snapshot.forEachState { entry, state in
       if let previous, snapshot.checkpoints.first(where: { $0.index == entry.index })?.kind != .resync {

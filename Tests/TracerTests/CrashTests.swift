@@ -76,8 +76,8 @@ private let lastAction = Reduce<String, String> { state, action in
     let snapshot = result.journal.snapshot()
     #expect(snapshot.entries.map(\.sequence) == Array(1...UInt64(snapshot.count)))
     let last = snapshot.indices.last!
-    #expect(snapshot.state(at: last)?.hasPrefix("\(snapshot.count):") == true)
-    #expect(snapshot.state(at: last)?.count == "\(snapshot.count):".count + 192 * 1024)
+    #expect(snapshot.state(after: last)?.hasPrefix("\(snapshot.count):") == true)
+    #expect(snapshot.state(after: last)?.count == "\(snapshot.count):".count + 192 * 1024)
   }
 
   @Test func aTornLastLineIsReportedAndEverythingBeforeItKept() throws {
@@ -104,6 +104,6 @@ private let lastAction = Reduce<String, String> { state, action in
     #expect(
       result.tornLine == TornLine(lineNumber: 5, byteOffset: lastLineStart, byteCount: cut - lastLineStart))
     #expect(result.journal.count == 3)
-    #expect(result.journal.state(at: 2) == "three")
+    #expect(result.journal.state(after: 2) == "three")
   }
 }

@@ -4,7 +4,7 @@ import Testing
 
 @testable import ChronicleTracer
 
-/// `JournalDocument` (the viewer's and the command-line tool's loader) checks what the typed
+/// `JournalFile` (the viewer's and the command-line tool's loader) checks what the typed
 /// importers check, with the same code: the same file gives the same error.
 @Suite struct DocumentValidationTests {
   private func recordedJSON() -> String {
@@ -33,7 +33,7 @@ import Testing
     var typed: JournalImportError?
     var document: JournalImportError?
     do { _ = try CounterJournal(journalJSON: data, reducer: Counter()) } catch { typed = error }
-    do { _ = try JournalDocument(data: data) } catch { document = error }
+    do { _ = try JournalFile(data: data) } catch { document = error }
     return (typed, document)
   }
 
@@ -42,7 +42,7 @@ import Testing
     var typed: JournalImportError?
     var document: JournalImportError?
     do { _ = try CounterJournal.loadNDJSON(data, reducer: Counter()) } catch { typed = error }
-    do { _ = try JournalDocument(data: data) } catch { document = error }
+    do { _ = try JournalFile(data: data) } catch { document = error }
     return (typed, document)
   }
 
@@ -88,7 +88,7 @@ import Testing
   @Test func aCompleteButUnterminatedLastLineIsTornForBothLoaders() throws {
     var text = try recordedStream()
     text.removeLast()  // the last line's newline
-    let document = try JournalDocument(data: Data(text.utf8))
+    let document = try JournalFile(data: Data(text.utf8))
     let loaded = try CounterJournal.loadNDJSON(Data(text.utf8), reducer: Counter())
     #expect(document.count == 2)
     #expect(loaded.journal.count == 2)
@@ -126,7 +126,7 @@ import Testing
     do { _ = try CounterJournal(reduxDevTools: data, reducer: Counter(), limits: limits) } catch {
       typed = error
     }
-    do { _ = try JournalDocument(data: data, limits: limits) } catch { document = error }
+    do { _ = try JournalFile(data: data, limits: limits) } catch { document = error }
     return (typed, document)
   }
 

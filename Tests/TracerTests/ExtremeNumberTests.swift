@@ -107,7 +107,7 @@ import Testing
     #expect(!snapshot.htmlViewer().isEmpty)
     let again = try importJSON(snapshot.journalJSON())
     #expect(again.snapshot().entries.map { nanoseconds($0.time) } == [edge - 10, edge, edge])
-    let document = try JournalDocument(data: snapshot.journalJSON())
+    let document = try JournalFile(data: snapshot.journalJSON())
     #expect(document.entries.map(\.time) == [edge - 10, edge, edge])
     #expect(!document.chromeTrace().isEmpty && !document.reduxDevTools().isEmpty)
   }
@@ -157,7 +157,7 @@ import Testing
       Data(repeating: UInt8(ascii: "["), count: depth) + Data(repeating: UInt8(ascii: "]"), count: depth)
     let limits = JournalImportLimits(maxDepth: .max)
     #expect(
-      depthLimit { () throws(JournalImportError) in try JournalDocument(data: data, limits: limits) } == 512)
+      depthLimit { () throws(JournalImportError) in try JournalFile(data: data, limits: limits) } == 512)
     #expect(
       depthLimit { () throws(JournalImportError) in
         try CounterJournal(journalJSON: data, reducer: Counter(), limits: limits)

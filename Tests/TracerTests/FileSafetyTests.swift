@@ -46,14 +46,14 @@ private func recordedSnapshot() -> JournalSnapshot<Counter.State, Counter.Action
     let refused = JournalImportError.notARegularFile(path: url.path)
     #expect(throws: refused) { try CounterJournal(contentsOfJournalJSON: url, reducer: Counter()) }
     #expect(throws: refused) { try CounterJournal.loadNDJSON(contentsOf: url, reducer: Counter()) }
-    #expect(throws: refused) { try JournalDocument(contentsOf: url) }
+    #expect(throws: refused) { try JournalFile(contentsOf: url) }
   }
 
   @Test func aDirectoryIsNotARegularFile() throws {
     let folder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
     #expect(throws: JournalImportError.notARegularFile(path: folder.path)) {
-      try JournalDocument(contentsOf: folder)
+      try JournalFile(contentsOf: folder)
     }
   }
 
@@ -69,7 +69,7 @@ private func recordedSnapshot() -> JournalSnapshot<Counter.State, Counter.Action
     let before = try bytesRead()
     #expect(throws: tooLarge) { try CounterJournal(contentsOfJournalJSON: url, reducer: Counter()) }
     #expect(throws: tooLarge) { try CounterJournal.loadNDJSON(contentsOf: url, reducer: Counter()) }
-    #expect(throws: tooLarge) { try JournalDocument(contentsOf: url) }
+    #expect(throws: tooLarge) { try JournalFile(contentsOf: url) }
     // Other tests read meanwhile, but nowhere near the 1 GiB each import would have read.
     #expect(try bytesRead() - before < 64 << 20)
   }
@@ -82,10 +82,10 @@ private func recordedSnapshot() -> JournalSnapshot<Counter.State, Counter.Action
     try data.write(to: url)
     let limits = JournalImportLimits(maxBytes: data.count)
     #expect(try CounterJournal(contentsOfJournalJSON: url, reducer: Counter(), limits: limits).count == 2)
-    #expect(try JournalDocument(contentsOf: url, limits: limits).count == 2)
+    #expect(try JournalFile(contentsOf: url, limits: limits).count == 2)
     let smaller = JournalImportLimits(maxBytes: data.count - 1)
     #expect(throws: JournalImportError.tooLarge(entry: nil, field: "(document)", limit: data.count - 1)) {
-      try JournalDocument(contentsOf: url, limits: smaller)
+      try JournalFile(contentsOf: url, limits: smaller)
     }
   }
 

@@ -24,8 +24,8 @@ private enum Beat: Equatable, Sendable, TraceableAction {
     #expect(snapshot.entries.map(\.sequence) == [1, 4])
     #expect(snapshot.checkpoints.map(\.index) == [0, 1])
     #expect(snapshot.checkpoints.map(\.kind) == [.resync, .resync])
-    #expect(snapshot.state(at: 0) == Counter.State(count: 1))
-    #expect(snapshot.state(at: 1) == Counter.State(count: 22))
+    #expect(snapshot.state(after: 0) == Counter.State(count: 1))
+    #expect(snapshot.state(after: 1) == Counter.State(count: 22))
   }
 
   @Test func theUntracedContextOptsASendOut() {
@@ -33,7 +33,7 @@ private enum Beat: Equatable, Sendable, TraceableAction {
     store.send(.increment, context: TraceFilter<Counter.Action>.untracedContext)
     store.send(.increment, context: "Screen")
     #expect(journal.snapshot().entries.map(\.sequence) == [2])
-    #expect(journal.state(at: 0) == Counter.State(count: 2))
+    #expect(journal.state(after: 0) == Counter.State(count: 2))
   }
 
   @Test func actionsCanOptOutThemselves() {
@@ -45,7 +45,7 @@ private enum Beat: Equatable, Sendable, TraceableAction {
     let store = Store<Int, Beat>(initialState: 0, middleware: [.tracer(journal)], reduce: reduce)
     for beat in [Beat.tap, .tick, .tick, .tap] { store.send(beat) }
     #expect(journal.snapshot().entries.map(\.action) == [.tap, .tap])
-    #expect(journal.state(at: 1) == 4)
+    #expect(journal.state(after: 1) == 4)
   }
 
   @Test func allowAndDenyListsSelectContextsActionsAndCauses() {
@@ -61,7 +61,7 @@ private enum Beat: Equatable, Sendable, TraceableAction {
     store.send(.increment)
     store.send(.chain(remaining: 1), context: "Screen")
     #expect(journal.snapshot().entries.map(\.sequence) == [1, 5])
-    #expect(journal.state(at: 1) == Counter.State(count: 4, log: ["x"]))
+    #expect(journal.state(after: 1) == Counter.State(count: 4, log: ["x"]))
   }
 
   @Test func aPredicateSeesTheActionAndItsMetadata() {
@@ -73,6 +73,6 @@ private enum Beat: Equatable, Sendable, TraceableAction {
       store.send(action)
     }
     #expect(journal.snapshot().entries.map(\.sequence) == [1, 5])
-    #expect(journal.state(at: 1) == Counter.State(count: 3))
+    #expect(journal.state(after: 1) == Counter.State(count: 3))
   }
 }

@@ -19,8 +19,8 @@ import Testing
     #expect(snapshot.entries.map(\.action) == [.increment, .add(5), .load, .loaded(42)])
     #expect(snapshot.entries.map(\.context) == Array(repeating: "CounterScreen", count: 4))
     #expect(snapshot.entry(at: 3)?.cause == Cause(kind: .effect, parent: 3, effect: 1, label: "load"))
-    #expect(snapshot.state(at: 1) == Counter.State(count: 6))
-    #expect(snapshot.state(at: 3) == Counter.State(count: 42))
+    #expect(snapshot.state(after: 1) == Counter.State(count: 6))
+    #expect(snapshot.state(after: 3) == Counter.State(count: 42))
   }
 
   @Test func theJournalJSONExampleLoads() throws {

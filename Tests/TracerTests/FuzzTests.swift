@@ -111,7 +111,7 @@ private struct WrappingCounter: Reducer {
         // A journal that loads is whole: every state replays, and it exports and imports again.
         let snapshot = journal.snapshot()
         #expect(snapshot.entries.map(\.sequence) == snapshot.entries.map(\.sequence).sorted())
-        for index in snapshot.indices { #expect(snapshot.state(at: index) != nil) }
+        for index in snapshot.indices { #expect(snapshot.state(after: index) != nil) }
         if !snapshot.isEmpty {
           let again = try CounterJournal(journalJSON: snapshot.journalJSON(), reducer: WrappingCounter())
           #expect(again.indices == snapshot.indices)
@@ -181,7 +181,7 @@ private struct WrappingCounter: Reducer {
   }
 
   /// Every view and export of a document: none may trap.
-  private func exportEverything(_ document: JournalDocument) throws {
+  private func exportEverything(_ document: JournalFile) throws {
     _ = document.chromeTrace()
     _ = document.reduxDevTools()
     _ = document.ndjson()
@@ -190,7 +190,7 @@ private struct WrappingCounter: Reducer {
       _ = document.stateText(after: position)
       _ = document.stateChanges(from: 0, to: position)
     }
-    let again = try JournalDocument(data: document.journalJSON())
+    let again = try JournalFile(data: document.journalJSON())
     #expect(again.entries == document.entries)
   }
 
@@ -211,9 +211,9 @@ private struct WrappingCounter: Reducer {
             #expect(error.field != nil)
           }
           guard name == "journal" || name == "ndjson" else { continue }
-          let document: JournalDocument
+          let document: JournalFile
           do throws(JournalImportError) {
-            document = try JournalDocument(data: Data(bytes))
+            document = try JournalFile(data: Data(bytes))
           } catch {
             refused.documents += 1
             #expect(error.field != nil)

@@ -119,7 +119,7 @@ func recordedRun(checkpointInterval: Int = 3) async -> (CounterJournal, CounterS
         a.time == b.time && a.chainDuration == b.chainDuration && a.reducerDuration == b.reducerDuration)
       #expect(a.outcome == b.outcome && a.reducerOffset == b.reducerOffset)
       #expect(abs(a.wallTime.timeIntervalSince(b.wallTime)) < 1e-6)
-      #expect(copy.state(at: index) == snapshot.state(at: index))
+      #expect(copy.state(after: index) == snapshot.state(after: index))
     }
     #expect(Array(copy.effectEvents) == Array(snapshot.effectEvents))
     #expect(copy.checkpoints.map(\.index) == snapshot.checkpoints.map(\.index))
@@ -135,10 +135,10 @@ func recordedRun(checkpointInterval: Int = 3) async -> (CounterJournal, CounterS
     let root = try jsonObject(snapshot.journalJSON(options: .init(states: .everyEntry)))
     let entries = try #require(root["entries"] as? [[String: Any]])
     let counts = entries.map { ($0["state"] as? [String: Any])?["count"] as? Int }
-    #expect(counts == snapshot.indices.map { snapshot.state(at: $0)?.count })
+    #expect(counts == snapshot.indices.map { snapshot.state(after: $0)?.count })
     let imported = try CounterJournal(
       journalJSON: snapshot.journalJSON(options: .init(states: .everyEntry)), reducer: Counter())
-    #expect(imported.state(at: 8) == snapshot.state(at: 8))
+    #expect(imported.state(after: 8) == snapshot.state(after: 8))
   }
 
   @Test func aCommittedJournalExportsFromItsBaseState() throws {
@@ -151,7 +151,7 @@ func recordedRun(checkpointInterval: Int = 3) async -> (CounterJournal, CounterS
     #expect((root["baseState"] as? [String: Any])?["count"] as? Int == 7)
     let imported = try CounterJournal(journalJSON: data, reducer: Counter())
     #expect(imported.indices == 7..<10)
-    #expect(imported.state(at: 9) == Counter.State(count: 10))
+    #expect(imported.state(after: 9) == Counter.State(count: 10))
   }
 
   @Test func writingToAFileMatchesTheData() throws {
@@ -163,7 +163,7 @@ func recordedRun(checkpointInterval: Int = 3) async -> (CounterJournal, CounterS
     try snapshot.writeJournalJSON(to: url)
     #expect(try Data(contentsOf: url) == snapshot.journalJSON())
     let imported = try CounterJournal(contentsOfJournalJSON: url, reducer: Counter())
-    #expect(imported.state(at: 999) == store.state)
+    #expect(imported.state(after: 999) == store.state)
   }
 
   @Test func writingToAnImpossiblePathThrows() {

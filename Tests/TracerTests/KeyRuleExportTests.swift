@@ -161,7 +161,7 @@ private func leaks(_ data: Data) -> [String] {
   }
 
   @Test func documentConversionsKeepThePayloadRedacted() throws {
-    let document = try JournalDocument(data: try recordVault().snapshot().journalJSON(options: options))
+    let document = try JournalFile(data: try recordVault().snapshot().journalJSON(options: options))
     for data in [document.journalJSON(), document.ndjson(), document.chromeTrace(), document.reduxDevTools()]
     {
       #expect(leaks(data) == [])

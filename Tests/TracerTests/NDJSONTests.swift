@@ -66,7 +66,7 @@ import Testing
       #expect(loaded.entry(at: index)?.action == recorded.entry(at: index)?.action)
       #expect(loaded.entry(at: index)?.cause == recorded.entry(at: index)?.cause)
       #expect(loaded.entry(at: index)?.time == recorded.entry(at: index)?.time)
-      #expect(loaded.state(at: index) == recorded.state(at: index))
+      #expect(loaded.state(after: index) == recorded.state(after: index))
     }
     #expect(Array(loaded.effectEvents) == Array(recorded.effectEvents))
     #expect(loaded.checkpoints.map(\.index) == recorded.checkpoints.map(\.index))
@@ -82,7 +82,7 @@ import Testing
     #expect(sink.linesWritten == 2_001)
     let loaded = try CounterJournal.loadNDJSON(contentsOf: url, reducer: Counter()).journal
     #expect(loaded.indices == 0..<2_000)
-    #expect(loaded.state(at: 1_999) == Counter.State(count: 2_000))
+    #expect(loaded.state(after: 1_999) == Counter.State(count: 2_000))
   }
 
   @Test func aStreamAfterAPauseCarriesTheResyncCheckpoint() throws {
@@ -96,7 +96,7 @@ import Testing
     journal.resume()
     store.send(.increment)
     let loaded = try CounterJournal.loadNDJSON(contentsOf: url, reducer: Counter()).journal
-    #expect(loaded.state(at: 1) == Counter.State(count: 102))
+    #expect(loaded.state(after: 1) == Counter.State(count: 102))
   }
 
   @Test func aStreamOfATruncatedJournalLoadsTheNewBranch() throws {
@@ -111,9 +111,9 @@ import Testing
     let loaded = try CounterJournal.loadNDJSON(contentsOf: url, reducer: Counter()).journal.snapshot()
     #expect(loaded.indices == 0..<4)
     #expect(loaded.entries.map(\.sequence) == [1, 2, 7, 8])
-    #expect(loaded.state(at: 1) == Counter.State(count: 2))
-    #expect(loaded.state(at: 3) == Counter.State(count: 107))
-    #expect(loaded.state(at: 3) == journal.state(at: 3))
+    #expect(loaded.state(after: 1) == Counter.State(count: 2))
+    #expect(loaded.state(after: 3) == Counter.State(count: 107))
+    #expect(loaded.state(after: 3) == journal.state(after: 3))
   }
 
   @Test func aFileWithOnlyATornHeaderLoadsEmpty() throws {

@@ -20,7 +20,7 @@ import Testing
     #expect(entries[0].cause == .user)
     #expect(entries[3].cause == Cause(kind: .effect, parent: 3))
     #expect(entries.allSatisfy { $0.outcome == .reduced && $0.reducerDuration != nil })
-    #expect(snapshot.state(at: 3) == Counter.State(count: 8))
+    #expect(snapshot.state(after: 3) == Counter.State(count: 8))
     #expect(snapshot.baseState == Counter.State())
   }
 
@@ -37,7 +37,7 @@ import Testing
     #expect(snapshot.checkpoint(atOrBefore: -1) == nil)
     for (index, (sequence, state)) in live.values.enumerated() {
       #expect(snapshot.entry(at: index)?.sequence == sequence)
-      #expect(snapshot.state(at: index) == state)
+      #expect(snapshot.state(after: index) == state)
     }
     var replayed: [Counter.State] = []
     snapshot.forEachState { _, state in replayed.append(state) }
@@ -91,8 +91,8 @@ private struct CopyCountingArray: Sendable, Equatable {
     let snapshot = journal.snapshot()
     #expect(snapshot.entries.map(\.outcome) == [.reduced, .stopped, .reduced])
     #expect(snapshot.entry(at: 1)?.reducerDuration == nil)
-    #expect(snapshot.state(at: 1) == Counter.State(count: 1))
-    #expect(snapshot.state(at: 2) == Counter.State(count: 2))
+    #expect(snapshot.state(after: 1) == Counter.State(count: 1))
+    #expect(snapshot.state(after: 2) == Counter.State(count: 2))
   }
 
   @Test func theProbeRecordsTheActionTheReducerSaw() {
@@ -102,7 +102,7 @@ private struct CopyCountingArray: Sendable, Equatable {
     let (store, journal) = makeTracedStore(middleware: [double])
     store.send(.add(3))
     #expect(journal.entry(at: 0)?.action == .add(6))
-    #expect(journal.state(at: 0) == Counter.State(count: 6))
+    #expect(journal.state(after: 0) == Counter.State(count: 6))
   }
 
   @Test func withoutAProbeEveryActionIsAssumedToReachTheReducer() {
@@ -177,7 +177,7 @@ private struct CopyCountingArray: Sendable, Equatable {
     let forced = copies.count - copiesBefore
     // One copy per checkpoint (every 100 actions), the first one included: not one per action.
     #expect(forced <= 11)
-    #expect(journal.state(at: 999)?.values.elements.reduce(0, +) == 1_000)
-    #expect(journal.state(at: 999) == store.state)
+    #expect(journal.state(after: 999)?.values.elements.reduce(0, +) == 1_000)
+    #expect(journal.state(after: 999) == store.state)
   }
 }

@@ -57,7 +57,7 @@ private func recordedLogin() -> Data {
   }
 
   @Test func documentStateChangesSayThatARedactedValueChangedWithoutTheValue() throws {
-    let document = try JournalDocument(data: recordedLogin())
+    let document = try JournalFile(data: recordedLogin())
     #expect(document.stateChanges(from: 0, to: 0) == [#"password: "<redacted>" → "<redacted>""#])
     #expect(document.stateChanges(from: 1, to: 1) == [])
     #expect(document.stateChanges(from: 3, to: 3) == [#"token: "<redacted>" → "<redacted>""#])
@@ -70,7 +70,7 @@ private func recordedLogin() -> Data {
   }
 
   @Test func viewerPatchesMarkARedactedValueThatChanged() throws {
-    let document = try JournalDocument(data: recordedLogin())
+    let document = try JournalFile(data: recordedLogin())
     let data = ViewerData.make(document, title: "t", interval: 100)
     guard case .array(let patches) = data["patches"] else {
       Issue.record("no patches")
@@ -100,7 +100,7 @@ private func recordedLogin() -> Data {
         entry: 0, field: "entries[0].redactedChanges[0]", expected: "array of strings and integers",
         found: "bool")
     ) {
-      try JournalDocument(data: Data(text.utf8))
+      try JournalFile(data: Data(text.utf8))
     }
   }
 }

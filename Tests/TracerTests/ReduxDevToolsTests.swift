@@ -49,7 +49,7 @@ import Testing
     #expect(computed.count == count + 1)
     #expect(
       computed.map { ($0["state"] as? [String: Any])?["count"] as? Int }
-        == [0] + snapshot.indices.map { snapshot.state(at: $0)?.count })
+        == [0] + snapshot.indices.map { snapshot.state(after: $0)?.count })
     #expect(root["stagedActionIds"] as? [Int] == Array(0...count))
     #expect(root["skippedActionIds"] as? [Int] == [])
     #expect((root["committedState"] as? [String: Any])?["count"] as? Int == 0)
@@ -73,7 +73,7 @@ import Testing
       #expect(a.context == b.context && a.outcome == b.outcome)
     }
     for (a, b) in zip(copy.indices, snapshot.indices) {
-      #expect(copy.state(at: a) == snapshot.state(at: b))
+      #expect(copy.state(after: a) == snapshot.state(after: b))
     }
     if form == .liftedState {
       #expect(copy.checkpoints.map(\.index) == [0, 2, 4, 6, 8])
@@ -88,6 +88,6 @@ import Testing
     let data = try JSONSerialization.data(withJSONObject: root)
     let imported = try CounterJournal(reduxDevTools: data, reducer: Counter())
     #expect(imported.snapshot().entries.map(\.outcome) == [.reduced, .stopped, .reduced])
-    #expect(imported.state(at: 2) == Counter.State(count: 4))
+    #expect(imported.state(after: 2) == Counter.State(count: 4))
   }
 }

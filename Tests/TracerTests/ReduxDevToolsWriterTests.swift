@@ -9,10 +9,10 @@ import Testing
   @Test func aDocumentWritesTheJournalsFile() async throws {
     let (journal, _) = await recordedRun()
     let snapshot = journal.snapshot()
-    let everyState = try JournalDocument(
+    let everyState = try JournalFile(
       data: snapshot.journalJSON(options: ExportOptions(states: .everyEntry)))
     #expect(everyState.reduxDevTools() == snapshot.reduxDevTools(.liftedState))
-    let checkpoints = try JournalDocument(data: snapshot.journalJSON())
+    let checkpoints = try JournalFile(data: snapshot.journalJSON())
     #expect(checkpoints.reduxDevTools() == snapshot.reduxDevTools(.custom))
   }
 
@@ -33,7 +33,7 @@ import Testing
     #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["redux.json"])
     try snapshot.writeReduxDevTools(form, to: url, maxBytes: size)
     #expect(try Data(contentsOf: url) == snapshot.reduxDevTools(form))
-    let document = try JournalDocument(data: snapshot.journalJSON())
+    let document = try JournalFile(data: snapshot.journalJSON())
     #expect(throws: JournalExportError.tooLarge(format: "Redux DevTools", limit: 10)) {
       try document.writeReduxDevTools(to: url, maxBytes: 10)
     }

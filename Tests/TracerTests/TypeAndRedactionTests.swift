@@ -189,7 +189,7 @@ private enum Reading: Codable, Sendable, Equatable { case value(Double) }
     let snapshot = recordAccount().snapshot()
     let data = snapshot.journalJSON(options: ExportOptions(redaction: Redaction(keys: ["password"])))
     let imported = try Journal(journalJSON: data, reducer: Accounts())
-    let state = try #require(imported.state(at: 2))
+    let state = try #require(imported.state(after: 2))
     #expect(state.user == "alice")
     #expect(state.password == "<redacted>")
     #expect(state.token == "")

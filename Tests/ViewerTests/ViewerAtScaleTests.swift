@@ -71,7 +71,7 @@ private func embeddedData(_ page: Data) throws -> JSONValue {
   /// Journal JSON with every state.
   @Test func theStreamedPageIsTheDocumentsPage() throws {
     let snapshot = recordedItems(600)
-    let document = try JournalDocument(
+    let document = try JournalFile(
       data: snapshot.journalJSON(options: ExportOptions(states: .everyEntry)))
     #expect(
       String(decoding: snapshot.htmlViewer(title: "items"), as: UTF8.self)

@@ -93,7 +93,7 @@ private func screenshot(_ page: URL, _ fragment: String) throws -> Bool {
 }
 
 /// A recorded login session: four actions, the password redacted.
-private func loginSession() throws -> (JournalDocument, Data) {
+private func loginSession() throws -> (JournalFile, Data) {
   let journal = Journal<Login.State, Login.Action>(reducer: Login())
   let store = Store(initialState: Login.State(), reducer: Login(), middleware: [.tracer(journal)])
   store.send(.user("ada"), context: "LoginForm")
@@ -102,7 +102,7 @@ private func loginSession() throws -> (JournalDocument, Data) {
   store.send(.user("grace"), context: "Profile")
   let html = journal.snapshot().htmlViewer(title: "Login session")
   let json = journal.snapshot().journalJSON(options: ExportOptions(states: .everyEntry))
-  return (try JournalDocument(data: json), html)
+  return (try JournalFile(data: json), html)
 }
 
 /// The number of list rows in a dumped DOM.
@@ -223,7 +223,7 @@ let noChromium = "chromium is not installed (apt-get install -y chromium; CI ins
           JSONMember("state", .object([JSONMember("count", .integer(index + 1))])),
         ]))
     }
-    let document = try JournalDocument(
+    let document = try JournalFile(
       meta: .object([]), baseState: .object([JSONMember("count", .integer(0))]), entries: entries, effects: []
     )
     let page = try artifact("viewer-100k.html", Data(JournalViewer.html(for: document).utf8))

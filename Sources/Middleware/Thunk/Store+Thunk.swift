@@ -30,7 +30,7 @@ extension Store {
     let name = thunk.name
     thunk.start(
       dependencies: dependencies, state: stateReader, onError: onError,
-      run: { start($0, as: .thunk, label: name, context: context) },
+      run: { run($0, as: .thunk, label: name, context: context) },
       cancel: { cancel(id: $0) })
   }
 

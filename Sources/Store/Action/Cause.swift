@@ -10,7 +10,7 @@ public struct Cause: Sendable, Hashable, Codable, CustomStringConvertible {
     case user
     /// Sent by an ``Effect`` returned from a reducer.
     case effect
-    /// Sent by a middleware through ``MiddlewareContext/send(_:context:)``.
+    /// Sent by a middleware through ``MiddlewareContext/send(_:context:as:label:)``.
     case middleware
     /// Sent by a thunk.
     case thunk
@@ -28,7 +28,8 @@ public struct Cause: Sendable, Hashable, Codable, CustomStringConvertible {
   public var parent: UInt64?
   /// The serial number of the effect instance that sent the action, if any (see ``EffectEvent``).
   public var effect: UInt64?
-  /// A label for the sender: the effect's cancellation id, the thunk's name or the timer's id.
+  /// A label for the sender: the effect's cancellation id, the thunk's name, the timer's id, or
+  /// the name of the middleware that sent the action (``AnyMiddleware/name``).
   public var label: String?
 
   /// Creates a cause.

@@ -7,6 +7,12 @@ struct EffectScope: Sendable {
   var label: String?
   var parentSequence: UInt64?
   var context: String?
+  /// The name of the middleware that started the effect, if one did: the cause's label when
+  /// neither `label` nor a cancellation id gives one.
+  var sender: String?
+
+  /// The label of the cause of what the effect sends.
+  var causeLabel: String? { label ?? ids.first?.description ?? sender }
 }
 
 /// How an effect's work ended.
@@ -37,8 +43,12 @@ extension Store {
       in: EffectScope(kind: .effect, label: nil, parentSequence: storage.pointee.sequence, context: context))
   }
 
-  func startFromMiddleware(_ effect: Effect<Action>, kind: Cause.Kind, label: String?) {
-    withProcessing { start(effect, in: currentScope(kind: kind, label: label)) }
+  func startFromMiddleware(_ effect: Effect<Action>, kind: Cause.Kind, label: String?, sender: String) {
+    withProcessing {
+      var scope = currentScope(kind: kind, label: label)
+      scope.sender = sender
+      start(effect, in: scope)
+    }
   }
 
   func sendFromMiddleware(_ action: Action, context: String?, kind: Cause.Kind, label: String?) {
@@ -65,7 +75,7 @@ extension Store {
     case .send(let action):
       let cause = Cause(
         kind: scope.kind, parent: scope.parentSequence, effect: scope.parent?.serial,
-        label: scope.label ?? scope.ids.first?.description)
+        label: scope.causeLabel)
       enqueue(PendingAction(action: action, context: scope.context, cause: cause, record: scope.parent))
       return []
     case .run(let priority, let operation, let handler):
@@ -150,7 +160,7 @@ extension Store {
     let serial = storage.pointee.nextEffectSerial
     let cause = Cause(
       kind: scope.kind, parent: scope.parentSequence, effect: serial,
-      label: scope.label ?? scope.ids.first?.description)
+      label: scope.causeLabel)
     let record = EffectRecord(
       serial: serial, ids: scope.ids, parent: scope.parent, cause: cause, context: scope.context)
     let key = ObjectIdentifier(record)
@@ -233,18 +243,32 @@ extension Store {
     }
   }
 
-  /// The number of effect tasks running (including cancelled ones that have not returned yet).
+  /// The number of effect tasks (effects, thunks, timers) that have not returned yet, cancelled
+  /// ones included: a cancelled task counts until its operation notices and returns.
+  ///
+  /// What a test that checks for leaked tasks wants. For the work that may still send actions,
+  /// see ``pendingEffectCount``.
   public var runningEffectCount: Int { withProcessing { storage.pointee.records.count } }
 
-  /// The number of effect tasks running that are not cancelled: the work still to come.
-  public var activeEffectCount: Int {
+  /// The number of effect tasks (effects, thunks, timers) neither finished nor cancelled: the work
+  /// that may still send actions to the reducer.
+  ///
+  /// Never more than ``runningEffectCount``, which also counts cancelled tasks that have not
+  /// returned yet.
+  public var pendingEffectCount: Int {
     withProcessing { storage.pointee.records.values.count { !$0.isCancelledInChain } }
   }
 
+  /// The number of effect tasks neither finished nor cancelled: the former name of
+  /// ``pendingEffectCount``.
+  @available(*, deprecated, renamed: "pendingEffectCount")
+  public var activeEffectCount: Int { pendingEffectCount }
+
   private func emit(_ event: EffectEvent) {
     if middleware.isEmpty { return }
-    let context = MiddlewareContext(store: self)
-    for middleware in middleware { middleware.handle(event, context: context) }
+    for (index, middleware) in middleware.enumerated() {
+      middleware.handle(event, context: MiddlewareContext(store: self, middlewareIndex: index))
+    }
   }
 
   // MARK: - Idle
@@ -283,11 +307,11 @@ extension Store {
 }
 
 extension Store {
-  /// Starts `effect` as if a reducer had returned it, outside of any action: its actions carry a
+  /// Runs `effect` as if a reducer had returned it, outside of any action: its actions carry a
   /// cause of the given kind, with the parent given, and the context label given.
   ///
   /// Middlewares built on effects use this to offer entry points that are not actions, such as
-  /// dispatching a thunk. The work is tracked like any effect: cancellable by id, cancelled with
+  /// dispatching a thunk (`Store.dispatch(_:context:onError:)`). The work is tracked like any effect: cancellable by id, cancelled with
   /// the store, awaited by ``waitUntilIdle()``.
   ///
   /// Called while the calling thread processes another store and another thread processes this
@@ -300,7 +324,7 @@ extension Store {
   ///   - context: The context label its actions carry.
   ///   - parent: The sequence number, in this store, of the action that led to the work, if any:
   ///     its actions carry it as their cause's ``Cause/parent``.
-  public func start(
+  public func run(
     _ effect: Effect<Action>, as kind: Cause.Kind = .effect, label: String? = nil, context: String? = nil,
     parent: UInt64? = nil
   ) {
@@ -308,5 +332,14 @@ extension Store {
     withProcessing(orDefer: .operation { self.start(effect, in: scope) }) {
       start(effect, in: scope)
     }
+  }
+
+  /// Starts `effect` outside of any action: the former name of ``run(_:as:label:context:parent:)``.
+  @available(*, deprecated, renamed: "run(_:as:label:context:parent:)")
+  public func start(
+    _ effect: Effect<Action>, as kind: Cause.Kind = .effect, label: String? = nil, context: String? = nil,
+    parent: UInt64? = nil
+  ) {
+    run(effect, as: kind, label: label, context: context, parent: parent)
   }
 }

@@ -4,7 +4,10 @@
 /// `middleware: [.logger(), .thunks()]`. Wrap your own types with ``init(_:)``, or write a
 /// middleware inline with ``init(name:predicate:handle:event:)``.
 public struct AnyMiddleware<State: Sendable, Action: Sendable>: Middleware {
-  /// A name for the middleware, used in diagnostics.
+  /// The middleware's name: the label of the ``Cause`` of the actions it sends and the effects it
+  /// runs without a label of their own (``MiddlewareContext/send(_:context:as:label:)``,
+  /// ``MiddlewareContext/run(_:as:label:)``), so logs and journals say which middleware sent
+  /// them. A wrapped middleware (``init(_:)``) is named after its type.
   public let name: String
   @usableFromInline typealias ActionHandler =
     @Sendable (Action, MiddlewareContext<State, Action>, MiddlewareNext<State, Action>) -> Void
@@ -35,7 +38,7 @@ public struct AnyMiddleware<State: Sendable, Action: Sendable>: Middleware {
   /// ```
   ///
   /// - Parameters:
-  ///   - name: A name for diagnostics.
+  ///   - name: The middleware's name, the label of what it sends (see ``name``).
   ///   - predicate: Which actions this middleware handles; `nil` (the default): all of them.
   ///     An action it rejects passes on as if the middleware were not in the chain: `handle` is
   ///     not called. It is asked once each time an action reaches the middleware, before

@@ -6,8 +6,14 @@ public struct MiddlewareContext<State: Sendable, Action: Sendable> {
   // Unretained, like `MiddlewareNext`: valid only during the `handle` call, while the store is
   // processing and so alive.
   @usableFromInline let unmanagedStore: Unmanaged<Store<State, Action>>
+  /// The position in the store's chain of the middleware this context was passed to: what it
+  /// sends or runs is labelled with that middleware's name.
+  @usableFromInline let middlewareIndex: Int
 
-  @inlinable init(store: Store<State, Action>) { self.unmanagedStore = Unmanaged.passUnretained(store) }
+  @inlinable init(store: Store<State, Action>, middlewareIndex: Int) {
+    self.unmanagedStore = Unmanaged.passUnretained(store)
+    self.middlewareIndex = middlewareIndex
+  }
 
   @inlinable var store: Store<State, Action> { unmanagedStore.takeUnretainedValue() }
 
@@ -46,25 +52,38 @@ public struct MiddlewareContext<State: Sendable, Action: Sendable> {
   /// the store propagates none.
   package var taskLocals: TaskLocalSnapshot? { store.propagation?.capture() }
 
+  /// The name of the middleware this context was passed to (``AnyMiddleware/name``): the label
+  /// of the cause of what it sends or runs without a label of its own.
+  public var middlewareName: String {
+    unmanagedStore._withUnsafeGuaranteedRef { $0.middleware[middlewareIndex].name }
+  }
+
   /// Queues `action`; it is processed after the current action, with this middleware as its cause.
   ///
   /// - Parameters:
   ///   - context: The context label; defaults to the current action's.
   ///   - kind: The kind of cause to record, e.g. `.thunk` for a thunk middleware.
-  ///   - label: A label for the cause, e.g. the thunk's name.
+  ///   - label: A label for the cause, e.g. the thunk's name; defaults to the middleware's name
+  ///     (``middlewareName``), so logs and journals say which middleware sent the action.
   public func send(
     _ action: Action, context: String? = nil, as kind: Cause.Kind = .middleware, label: String? = nil
   ) {
-    store.sendFromMiddleware(action, context: context, kind: kind, label: label)
+    store.sendFromMiddleware(action, context: context, kind: kind, label: label ?? middlewareName)
   }
 
-  /// Starts `effect` as if the reducer had returned it, with a cause of the given kind whose
+  /// Runs `effect` as if the reducer had returned it, with a cause of the given kind whose
   /// parent is the current action (or no parent when handling an effect event).
   ///
   /// Thunk and timer middlewares use this: their work is tracked, cancellable by id, cancelled
   /// with the store, and awaited by ``Store/waitUntilIdle()``.
+  ///
+  /// - Parameters:
+  ///   - effect: The work.
+  ///   - kind: The kind of cause its actions carry.
+  ///   - label: The cause's label; defaults to the effect's cancellation id, if it has one, and
+  ///     otherwise to the middleware's name (``middlewareName``).
   public func run(_ effect: Effect<Action>, as kind: Cause.Kind = .middleware, label: String? = nil) {
-    store.startFromMiddleware(effect, kind: kind, label: label)
+    store.startFromMiddleware(effect, kind: kind, label: label, sender: middlewareName)
   }
 
   /// Cancels every in-flight effect, thunk and timer with `id`.

@@ -188,7 +188,7 @@ public final class StatePersistence<State: Codable & Sendable>: Sendable {
         return !pending.scheduled
       }
       if schedule {
-        store.start(self.writeAfterInterval(), as: .timer, label: "persist \(self.fileURL.lastPathComponent)")
+        store.run(self.writeAfterInterval(), as: .timer, label: "persist \(self.fileURL.lastPathComponent)")
       }
     }
   }

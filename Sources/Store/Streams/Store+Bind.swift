@@ -27,7 +27,7 @@ extension Store {
         if let action = transform(element) { await send(action) }
       }
     }
-    start(effect.cancellable(id: id), as: .stream, label: id, context: context)
+    run(effect.cancellable(id: id), as: .stream, label: id, context: context)
     return StoreSubscription { [weak self] in self?.cancel(id: id) }
   }
 }

@@ -1,7 +1,7 @@
 import ChronicleStore
 
 /// What a Chrome trace is written from: a recorded journal (its actions redacted as the export
-/// says) or a ``JournalDocument`` read from a file. One builder lays either out, so the library's
+/// says) or a ``JournalFile`` read from a file. One builder lays either out, so the library's
 /// export and `chronicle convert --to chrome` write the same trace.
 protocol ChromeTraceInput {
   /// The number of entries.

@@ -1,5 +1,5 @@
 /// What a Redux DevTools file is written from: a recorded journal (its values redacted as the
-/// export says) or a ``JournalDocument`` read from a file. One writer lays either out, so the
+/// export says) or a ``JournalFile`` read from a file. One writer lays either out, so the
 /// library's export and `chronicle convert --to redux` write the same file.
 protocol ReduxDevToolsInput {
   /// The number of entries.

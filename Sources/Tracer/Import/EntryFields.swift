@@ -1,7 +1,7 @@
 import ChronicleStore
 
 /// The ranges of the numbers in the journal formats (docs/formats/journal-json.md, "Number
-/// ranges"). Every loader — the typed importers and ``JournalDocument`` — refuses a number
+/// ranges"). Every loader — the typed importers and ``JournalFile`` — refuses a number
 /// outside its range with ``JournalImportError/numberOutOfRange(entry:field:value:)``, so that
 /// nothing computed from an imported journal (a next index, a span's end, a difference of two
 /// times, a wall time as a `Date`) can overflow.
@@ -52,7 +52,7 @@ extension FieldReader {
 
 /// The envelope of an entry object (everything but its action and states), read and checked the
 /// same way by every loader: the typed importers through `JournalBuilder`, and
-/// ``JournalDocument``.
+/// ``JournalFile``.
 struct EntryFields {
   var index: Int
   var sequence: UInt64

@@ -1,7 +1,7 @@
 /// One line of an NDJSON journal stream after its header: an entry or an effect event, still
 /// as JSON (see docs/formats/journal-ndjson.md).
 ///
-/// The one reader of a line's structure, shared by `Journal.loadNDJSON` and `JournalDocument` so
+/// The one reader of a line's structure, shared by `Journal.loadNDJSON` and `JournalFile` so
 /// that both throw the same errors with the same paths.
 enum NDJSONRecord {
   case entry(JSONValue)

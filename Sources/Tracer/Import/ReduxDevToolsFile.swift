@@ -2,7 +2,7 @@ import ChronicleStore
 
 /// The one reader of a Redux DevTools import file's structure, in either form
 /// (docs/formats/redux-devtools.md), shared by `Journal(reduxDevTools:reducer:)` and
-/// `JournalDocument` so that both check the same things and throw the same errors with the same
+/// `JournalFile` so that both check the same things and throw the same errors with the same
 /// paths.
 ///
 /// Creating it checks the envelope and finds the base state; ``nextAction(rejectingUnreplayable:)``

@@ -1,7 +1,7 @@
 import ChronicleStore
 
 /// Applies the actions of a range of a journal's entries to a state, in order, calling the reducer
-/// for those that reached it: the loop every recomputation (``JournalSnapshot/state(at:)``, time
+/// for those that reached it: the loop every recomputation (``JournalSnapshot/state(after:)``, time
 /// travel, commits) runs.
 ///
 /// A journal created with a ``Reducer`` forms it in the client (``Journal/init(initialState:reducer:configuration:)``

@@ -9,7 +9,7 @@ import Synchronization
 /// let journal = Journal(reducer: Counter())
 /// let store = Store(initialState: Counter.State(), reducer: Counter(), middleware: [.tracer(journal)])
 /// store.send(.increment)
-/// journal.state(at: journal.indices.last!)   // the state after the last action
+/// journal.state(after: journal.indices.last!)   // the state after the last action
 /// let file = try journal.snapshot().journalJSON()
 /// ```
 ///
@@ -18,7 +18,7 @@ import Synchronization
 /// entries: one every ``Configuration/checkpointInterval`` entries, and one wherever the entries
 /// alone cannot lead to the store's state (the first entry, and after actions that were not
 /// recorded). Any other state is recomputed by running the reducer from the nearest checkpoint,
-/// so ``state(at:)`` costs at most one interval of reducer calls, and recording does not make the
+/// so ``state(after:)`` costs at most one interval of reducer calls, and recording does not make the
 /// store copy its state on every action. Replay runs the reducer only: effects never run again.
 ///
 /// An entry's ``JournalEntry/chainDuration`` is the time the rest of the chain after the tracer
@@ -74,7 +74,7 @@ public final class Journal<State: Sendable, Action: Sendable>: Sendable {
   ///   - reducer: The store's reducer, used to recompute states (its effects are never run).
   ///   - configuration: Checkpoints, caps, filter and sinks.
   // Inlinable so that the reducer closure and the replay loop are formed in the client,
-  // specialized for its reducer: formed here, every recomputed step (time travel, `state(at:)`)
+  // specialized for its reducer: formed here, every recomputed step (time travel, `state(after:)`)
   // called the reducer through generic witnesses; through the closure, it paid a call per step.
   @inlinable
   public convenience init<R: Reducer>(
@@ -178,8 +178,14 @@ public final class Journal<State: Sendable, Action: Sendable>: Sendable {
 
   /// The state after the entry at `index` — what the store held once that action was processed —
   /// recomputed from the nearest checkpoint; `nil` outside ``indices``.
+  public func state(after index: Int) -> State? {
+    snapshot().state(after: index)
+  }
+
+  /// The state after the entry at `index`: the former name of ``state(after:)``.
+  @available(*, deprecated, renamed: "state(after:)")
   public func state(at index: Int) -> State? {
-    snapshot().state(at: index)
+    state(after: index)
   }
 
   /// The state before the entry at `index`; `index` may be the end index, for the state after

@@ -5,7 +5,7 @@ import Foundation
 /// it.
 ///
 /// The state is not part of the entry; ask the journal or a snapshot for
-/// ``JournalSnapshot/state(at:)``, which recomputes it from the nearest checkpoint.
+/// ``JournalSnapshot/state(after:)``, which recomputes it from the nearest checkpoint.
 public struct JournalEntry<Action: Sendable>: Sendable {
   /// What became of the action in the chain.
   public enum Outcome: String, Sendable, Hashable, Codable {

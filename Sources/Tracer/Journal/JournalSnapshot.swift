@@ -7,7 +7,7 @@ import Foundation
 /// ```swift
 /// let snapshot = journal.snapshot()
 /// for entry in snapshot.entries { print(entry.sequence, entry.action, entry.cause) }
-/// let last = snapshot.state(at: snapshot.indices.last!)
+/// let last = snapshot.state(after: snapshot.indices.last!)
 /// try snapshot.writeJournalJSON(to: url)
 /// ```
 public struct JournalSnapshot<State: Sendable, Action: Sendable>: Sendable {
@@ -70,8 +70,14 @@ public struct JournalSnapshot<State: Sendable, Action: Sendable>: Sendable {
 
   /// The state after the entry at `index`, recomputed from the nearest checkpoint with at most
   /// one checkpoint interval of reducer calls; `nil` outside ``indices``.
-  public func state(at index: Int) -> State? {
+  public func state(after index: Int) -> State? {
     content.state(after: index, replay: replay)
+  }
+
+  /// The state after the entry at `index`: the former name of ``state(after:)``.
+  @available(*, deprecated, renamed: "state(after:)")
+  public func state(at index: Int) -> State? {
+    state(after: index)
   }
 
   /// The state before the entry at `index`; `index` may be the end index, for the state after

@@ -1,5 +1,5 @@
-/// One entry of a ``JournalDocument``: a recorded action, without the app's types.
-public struct DocumentEntry: Sendable, Hashable {
+/// One entry of a ``JournalFile``: a recorded action, without the app's types.
+public struct JournalFileEntry: Sendable, Hashable {
   /// The entry's index in the journal.
   public var index: Int
   /// The store's sequence number.
@@ -12,7 +12,8 @@ public struct DocumentEntry: Sendable, Hashable {
   public var causeKind: String
   /// The sequence number of the action whose processing started the sender, if any.
   public var causeParent: UInt64?
-  /// The effect's cancellation id, the thunk's name or the timer's id, if any.
+  /// The effect's cancellation id, the thunk's name, the timer's id or the sending middleware's
+  /// name, if any.
   public var causeLabel: String?
   /// The action's case name.
   public var type: String
@@ -71,3 +72,7 @@ public struct DocumentEntry: Sendable, Hashable {
     return text
   }
 }
+
+/// The former name of ``JournalFileEntry``, one entry of the untyped file view.
+@available(*, deprecated, renamed: "JournalFileEntry")
+public typealias DocumentEntry = JournalFileEntry

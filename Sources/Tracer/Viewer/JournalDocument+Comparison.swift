@@ -1,4 +1,4 @@
-extension JournalDocument {
+extension JournalFile {
   /// The state after the entry at `position` as compact JSON text (one line), or `nil` when the
   /// file does not hold it.
   public func stateJSON(after position: Int) -> String? {
@@ -8,7 +8,7 @@ extension JournalDocument {
   /// What differs from the base state (the state before the first entry) of this document to that
   /// of `other`, one line per value as ``stateChanges(from:to:)`` prints them; `nil` when either
   /// file does not hold it.
-  public func baseStateChanges(comparedWith other: JournalDocument) -> [String]? {
+  public func baseStateChanges(comparedWith other: JournalFile) -> [String]? {
     guard baseState != .null, other.baseState != .null else { return nil }
     return Self.changes(from: baseState, to: other.baseState)
   }
@@ -16,7 +16,7 @@ extension JournalDocument {
   /// What differs from the action of the entry at `position` here to that of the entry at
   /// `otherPosition` in `other`, one line per value (`add._0: "apple" → "pear"`).
   public func actionChanges(
-    at position: Int, comparedWith other: JournalDocument, at otherPosition: Int
+    at position: Int, comparedWith other: JournalFile, at otherPosition: Int
   ) -> [String] {
     Self.changes(
       from: entryObjects[position]["action"] ?? .null,
@@ -31,7 +31,7 @@ extension JournalDocument {
   /// ``stateChanges(from:to:)`` lists it, when both files list such changes (Journal JSON and
   /// NDJSON entries written with their state); one that both changed cannot be told apart.
   public func stateChanges(
-    after position: Int, comparedWith other: JournalDocument, after otherPosition: Int
+    after position: Int, comparedWith other: JournalFile, after otherPosition: Int
   ) -> [String]? {
     guard let mine = state(after: position), let theirs = other.state(after: otherPosition) else {
       return nil

@@ -1,6 +1,6 @@
 import Foundation
 
-extension JournalDocument {
+extension JournalFile {
   /// The document as Journal JSON (`chronicle.journal`, version 1), with the states it holds.
   public func journalJSON() -> Data {
     var meta = meta.members
@@ -120,7 +120,7 @@ extension JSONValue {
 /// A document as the Chrome trace's input: its actions as the file holds them (already redacted
 /// when it was written).
 private struct DocumentTrace: ChromeTraceInput {
-  let document: JournalDocument
+  let document: JournalFile
 
   var entryCount: Int { document.entries.count }
 
@@ -133,7 +133,7 @@ private struct DocumentTrace: ChromeTraceInput {
       parent: entry.cause.parent ?? 0, effect: entry.cause.effect ?? 0)
   }
 
-  func position(ofSequence sequence: UInt64) -> Int? { document.position(ofSequence: sequence) }
+  func position(ofSequence sequence: UInt64) -> Int? { document.index(ofSequence: sequence) }
 
   var effectEvents: [EventFields] { document.effectEventFields }
 
@@ -155,7 +155,7 @@ private struct DocumentTrace: ChromeTraceInput {
 /// A document as the Redux DevTools file's input: its values as the file holds them (already
 /// redacted when it was written).
 private struct DocumentReduxDevTools: ReduxDevToolsInput {
-  let document: JournalDocument
+  let document: JournalFile
 
   var entryCount: Int { document.entries.count }
 

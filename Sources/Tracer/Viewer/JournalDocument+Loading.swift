@@ -1,6 +1,6 @@
 import Foundation
 
-extension JournalDocument {
+extension JournalFile {
   /// Reads the Journal JSON, NDJSON or Redux DevTools file at `url`, telling them apart by their
   /// content: the `format` of the first two, the members of the third (either form).
   ///
@@ -19,7 +19,7 @@ extension JournalDocument {
       throw .tooLarge(entry: nil, field: "(document)", limit: limits.maxBytes)
     }
     // Parsed in place: no copy of the input.
-    let result: Result<JournalDocument, JournalImportError> = data.withUnsafeBytes { raw in
+    let result: Result<JournalFile, JournalImportError> = data.withUnsafeBytes { raw in
       do throws(JournalImportError) {
         return .success(try Self.load(raw.bindMemory(to: UInt8.self), limits: limits))
       } catch {
@@ -31,7 +31,7 @@ extension JournalDocument {
 
   private static func load(
     _ bytes: UnsafeBufferPointer<UInt8>, limits: JournalImportLimits
-  ) throws(JournalImportError) -> JournalDocument {
+  ) throws(JournalImportError) -> JournalFile {
     let firstLineEnd = bytes.firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
     if try isStream(bytes, firstLineEnd: firstLineEnd, limits: limits) {
       return try loadStream(bytes, headerEnd: firstLineEnd, limits: limits)
@@ -88,7 +88,7 @@ extension JournalDocument {
         entry: nil, field: "meta.entryCount",
         reason: "says \(declared) entries, the file has \(entries.count)")
     }
-    return try JournalDocument(
+    return try JournalFile(
       meta: reader.required("meta"), baseState: baseState, entries: entries, fields: fields, effects: effects)
   }
 
@@ -116,7 +116,7 @@ extension JournalDocument {
   /// before, and a last line without its newline is left out as torn.
   private static func loadStream(
     _ bytes: UnsafeBufferPointer<UInt8>, headerEnd: Int, limits: JournalImportLimits
-  ) throws(JournalImportError) -> JournalDocument {
+  ) throws(JournalImportError) -> JournalFile {
     let header: JSONValue
     do throws(JSONParser.Failure) {
       header = try JSONParser.parse(UnsafeBufferPointer(rebasing: bytes[..<headerEnd]), limits: limits.parser)
@@ -184,7 +184,7 @@ extension JournalDocument {
       }
     }
     let base = entries.first?["checkpoint"]?["state"] ?? .null
-    var document = try JournalDocument(
+    var document = try JournalFile(
       meta: root.required("meta"), baseState: base, entries: entries, fields: fields,
       effects: effects.map(\.value))
     document.tornLine = torn

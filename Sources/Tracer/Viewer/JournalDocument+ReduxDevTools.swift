@@ -1,6 +1,6 @@
 import ChronicleStore
 
-extension JournalDocument {
+extension JournalFile {
   /// A document read from a Redux DevTools import file in either form (docs/formats/redux-devtools.md),
   /// read by the same ``ReduxDevToolsFile`` as `Journal(reduxDevTools:reducer:)`, so with the same
   /// errors and field paths, but keeping actions and states as JSON.
@@ -11,7 +11,7 @@ extension JournalDocument {
   static func reduxDevTools(
     _ root: FieldReader, limits: JournalImportLimits
   ) throws(JournalImportError)
-    -> JournalDocument
+    -> JournalFile
   {
     var file = try ReduxDevToolsFile(root, limits: limits)
     var originWallNanos: Int64 = 0
@@ -45,7 +45,7 @@ extension JournalDocument {
       JSONMember("entryCount", .integer(entries.count)),
       JSONMember("effectCount", .integer(0)),
     ])
-    var document = try JournalDocument(meta: meta, baseState: file.baseState, entries: entries, effects: [])
+    var document = try JournalFile(meta: meta, baseState: file.baseState, entries: entries, effects: [])
     document.listsRedactedChanges = false
     return document
   }

@@ -7,7 +7,7 @@ import Foundation
 /// Redux DevTools import files (custom and lifted-state forms), keeps states and actions as JSON, and knows the state after an entry when the file holds it:
 /// files exported with `ExportOptions(states: .everyEntry)` hold every state; others hold the
 /// checkpoints only, from which the app's reducer would replay.
-public struct JournalDocument: Sendable {
+public struct JournalFile: Sendable {
   /// The `meta` object, as JSON.
   var meta: JSONValue
   /// The state before the first entry, as JSON (`null` when unknown).
@@ -17,7 +17,7 @@ public struct JournalDocument: Sendable {
   /// The effect event objects.
   var effectObjects: [JSONValue]
   /// The entries, decoded.
-  public internal(set) var entries: [DocumentEntry]
+  public internal(set) var entries: [JournalFileEntry]
   /// The line of an NDJSON stream that was left out because the writer was killed while writing
   /// it, if any.
   public internal(set) var tornLine: TornLine?
@@ -36,10 +36,10 @@ public struct JournalDocument: Sendable {
     self.baseState = baseState
     self.entryObjects = entries
     self.effectObjects = effects
-    var decoded: [DocumentEntry] = []
+    var decoded: [JournalFileEntry] = []
     decoded.reserveCapacity(entries.count)
     for (position, object) in entries.enumerated() {
-      decoded.append(try DocumentEntry(object, fields: fields[position], position: position))
+      decoded.append(try JournalFileEntry(object, fields: fields[position], position: position))
     }
     self.entries = decoded
   }
@@ -82,8 +82,9 @@ public struct JournalDocument: Sendable {
   /// The origin's wall-clock time as ISO 8601 text, when the file records it.
   public var originISO8601: String? { meta["origin"]?["iso8601"]?.stringValue }
 
-  /// The position of the entry with sequence number `sequence`, if the document holds it.
-  public func position(ofSequence sequence: UInt64) -> Int? {
+  /// The index in ``entries`` of the entry with sequence number `sequence` (such as a cause's
+  /// parent), if the file holds it: the file view's ``JournalSnapshot/index(ofSequence:)``.
+  public func index(ofSequence sequence: UInt64) -> Int? {
     var low = 0
     var high = entries.count
     while low < high {
@@ -145,3 +146,16 @@ public struct JournalDocument: Sendable {
     JSONText.pretty(entryObjects[position]["action"] ?? .null)
   }
 }
+
+extension JournalFile {
+  /// The index in ``entries`` of the entry with sequence number `sequence`: the former name of
+  /// ``index(ofSequence:)``.
+  @available(*, deprecated, renamed: "index(ofSequence:)")
+  public func position(ofSequence sequence: UInt64) -> Int? {
+    index(ofSequence: sequence)
+  }
+}
+
+/// The former name of ``JournalFile``, the untyped file view of an exported journal.
+@available(*, deprecated, renamed: "JournalFile")
+public typealias JournalDocument = JournalFile

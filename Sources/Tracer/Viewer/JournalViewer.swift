@@ -17,7 +17,7 @@ public enum JournalViewer {
   public static let fullStateInterval = 256
 
   /// The viewer page for `document`, as HTML text.
-  public static func html(for document: JournalDocument, title: String = "Chronicle journal") -> String {
+  public static func html(for document: JournalFile, title: String = "Chronicle journal") -> String {
     var stream = ExportStream()
     try? write(DocumentViewerInput(document: document), title: title, into: &stream)
     return String(decoding: stream.data, as: UTF8.self)
@@ -28,7 +28,7 @@ public enum JournalViewer {
   /// The export is written to a new file beside `url` and renamed over it: a symbolic link at
   /// `url` is replaced rather than followed, and a failed export leaves the old file as it was.
   public static func write(
-    _ document: JournalDocument, to url: URL, title: String = "Chronicle journal"
+    _ document: JournalFile, to url: URL, title: String = "Chronicle journal"
   ) throws(JournalExportError) {
     var stream = try ExportStream(creating: url)
     try write(DocumentViewerInput(document: document), title: title, into: &stream)
@@ -78,7 +78,7 @@ extension JournalSnapshot {
 
 /// A document as the viewer's input: its states and actions as the file holds them.
 struct DocumentViewerInput: ViewerInput {
-  let document: JournalDocument
+  let document: JournalFile
 
   var stateType: String { document.stateType }
   var actionType: String { document.actionType }

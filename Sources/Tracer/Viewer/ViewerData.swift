@@ -1,5 +1,5 @@
 /// What the viewer page is written from: a recorded journal, whose states are computed and
-/// compared one at a time as the page is written, or a ``JournalDocument`` read from a file.
+/// compared one at a time as the page is written, or a ``JournalFile`` read from a file.
 protocol ViewerInput {
   var stateType: String { get }
   var actionType: String { get }
@@ -132,7 +132,7 @@ struct ViewerData<Input: ViewerInput> {
 
 extension ViewerData where Input == DocumentViewerInput {
   /// The data the page embeds for `document`, read back as JSON: what the page's script sees.
-  static func make(_ document: JournalDocument, title: String, interval: Int) -> JSONValue {
+  static func make(_ document: JournalFile, title: String, interval: Int) -> JSONValue {
     var stream = ExportStream()
     try? ViewerData(input: DocumentViewerInput(document: document), title: title, interval: interval)
       .write(into: &stream)
