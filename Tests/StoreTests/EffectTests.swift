@@ -75,6 +75,23 @@ struct EffectTests {
     #expect(store.runningEffectCount == 0)
   }
 
+  @Test func aCancelledEffectStillRunningCountsAsRunningButNotPending() async {
+    let channels = Channels(["a"])
+    let store = Store(initialState: 0) { (_: inout Int, _: String) -> Effect<String> in
+      // A detached task's value is awaited whatever the cancellation: the effect outlives it.
+      .run { _ in _ = await Task.detached { await channels.next("a") }.value }.cancellable(id: "work")
+    }
+    store.send("start")
+    #expect(store.runningEffectCount == 1)
+    #expect(store.pendingEffectCount == 1)
+    store.cancel(id: "work")
+    #expect(store.runningEffectCount == 1)
+    #expect(store.pendingEffectCount == 0)
+    channels.feed("a", "done")
+    await store.waitUntilIdle()
+    #expect(store.runningEffectCount == 0)
+  }
+
   @Test func cancelCancelsEveryInFlightEffectWithThatID() async {
     let channels = Channels(["a", "b", "c"])
     let store = Store(initialState: Work.State(), reducer: workReducer(channels, started: Recorder()))
