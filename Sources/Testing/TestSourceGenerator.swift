@@ -98,7 +98,8 @@ public enum TestSourceGenerator {
         lines.append("  // Entry \(index) (.\(action)) was stopped by a middleware.")
         continue
       }
-      let after = snapshot.state(after: index)!
+      // A journal with a state before the range has one after each of its entries.
+      guard let after = snapshot.state(after: index) else { throw .noState }
       if let clock, entry.cause.kind == .timer, let previousTime, entry.time > previousTime {
         let nanoseconds = (entry.time - previousTime).components
         let total = nanoseconds.seconds * 1_000_000_000 + nanoseconds.attoseconds / 1_000_000_000

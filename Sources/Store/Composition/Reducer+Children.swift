@@ -25,9 +25,12 @@ extension Reducer {
     let id = ChildEffectsID(path: String(describing: state), element: nil)
     return Reduce { parentState, parentAction in
       var childEffect: Effect<Self.Action> = .none
-      if let childAction = action.extract(parentAction), parentState[keyPath: state] != nil {
-        childEffect = child.reduce(into: &parentState[keyPath: state]!, action: childAction)
-          .map(action.embed).cancellable(id: id)
+      if let childAction = action.extract(parentAction), var childState = parentState[keyPath: state] {
+        // Moved out, so the parent no longer shares it: the child mutates it without a copy.
+        parentState[keyPath: state] = nil
+        childEffect = child.reduce(into: &childState, action: childAction).map(action.embed).cancellable(
+          id: id)
+        parentState[keyPath: state] = childState
       }
       let wasPresent = parentState[keyPath: state] != nil
       let parentEffect = self.reduce(into: &parentState, action: parentAction)

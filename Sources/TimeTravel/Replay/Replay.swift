@@ -55,8 +55,8 @@ public enum Replay {
     // A checkpoint at the first entry is the base state itself.
     var nextCheckpoint = checkpoints.firstIndex { $0.index > indices.lowerBound } ?? checkpoints.endIndex
     // Where the given states are compared: after the entry at `key`, before the one at `key + 1`.
-    let givenStops =
-      statesAfter.isEmpty ? [] : statesAfter.keys.filter { indices.contains($0) }.map { $0 + 1 }.sorted()
+    let givenStops = statesAfter.filter { indices.contains($0.key) }
+      .map { (stop: $0.key + 1, expected: $0.value) }.sorted { $0.stop < $1.stop }
     var nextGiven = givenStops.startIndex
     var verified = 0
     var firstUnverified = indices.lowerBound
@@ -65,14 +65,14 @@ public enum Replay {
       // The next position before which a recorded state is compared.
       var stop = indices.upperBound
       if nextCheckpoint < checkpoints.endIndex { stop = min(stop, checkpoints[nextCheckpoint].index) }
-      if nextGiven < givenStops.endIndex { stop = min(stop, givenStops[nextGiven]) }
+      if nextGiven < givenStops.endIndex { stop = min(stop, givenStops[nextGiven].stop) }
       snapshot.forEachAction(in: position..<stop) { action, reachedReducer in
         if reachedReducer { _ = reducer.reduce(into: &state, action: action) }
       }
       position = stop
-      if nextGiven < givenStops.endIndex, givenStops[nextGiven] == stop {
+      if nextGiven < givenStops.endIndex, givenStops[nextGiven].stop == stop {
+        let expected = givenStops[nextGiven].expected
         nextGiven += 1
-        let expected = statesAfter[stop - 1]!
         if expected != state {
           return ReplayReport(
             replayedEntries: stop - indices.lowerBound, verifiedStates: verified,

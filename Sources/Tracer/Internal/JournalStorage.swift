@@ -10,6 +10,16 @@ struct JournalStorage<State: Sendable, Action: Sendable>: Sendable {
   /// The metadata handed to sinks, computed once the state's shape is known.
   var sinkMetadata: JournalMetadata?
 
+  /// The metadata to hand to sinks: ``sinkMetadata``, computed from the content when there is
+  /// none yet, or again when `untilShapeKnown` and the one there was computed before the state's
+  /// shape was known.
+  mutating func metadataForSinks(untilShapeKnown: Bool) -> JournalMetadata {
+    if let metadata = sinkMetadata, !untilShapeKnown || metadata.state.shape != nil { return metadata }
+    let metadata = content.metadata()
+    sinkMetadata = metadata
+    return metadata
+  }
+
   @usableFromInline
   init(content: JournalContent<State, Action>) {
     self.content = content

@@ -139,10 +139,11 @@ enum MonotonicClock {
 
   /// The current calibration (for tests).
   static var calibration: Calibration {
-    Unmanaged<Calibration>.fromOpaque(
-      UnsafeRawPointer(bitPattern: source.current.load(ordering: .acquiring))!
-    )
-    .takeUnretainedValue()
+    // `current` is set only to the bits of a calibration `keep` made, never to zero.
+    guard let pointer = UnsafeRawPointer(bitPattern: source.current.load(ordering: .acquiring)) else {
+      preconditionFailure("the clock holds no calibration")
+    }
+    return Unmanaged<Calibration>.fromOpaque(pointer).takeUnretainedValue()
   }
 
   /// The system's monotonic clock, in nanoseconds.

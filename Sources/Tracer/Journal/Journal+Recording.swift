@@ -108,9 +108,9 @@ extension Journal {
     let recorded: (JournalEntry<Action>, JournalCheckpoint<State>?, JournalMetadata)? = storage.withLock {
       storage in
       guard storage.content.entries.indices.contains(index) else { return nil }
-      if storage.sinkMetadata?.state.shape == nil { storage.sinkMetadata = storage.content.metadata() }
+      let metadata = storage.metadataForSinks(untilShapeKnown: true)
       let checkpoint = withCheckpoint ? storage.content.checkpoints.nearest(atOrBefore: index) : nil
-      return (storage.content.entry(at: index), checkpoint, storage.sinkMetadata!)
+      return (storage.content.entry(at: index), checkpoint, metadata)
     }
     guard let (entry, checkpoint, metadata) = recorded else { return }
     for sink in configuration.sinks { sink.record(entry, checkpoint: checkpoint, metadata: metadata) }
@@ -162,8 +162,8 @@ extension Journal {
         commitOverflow(&storage)
       }
       guard !sinks.isEmpty else { return nil }
-      if storage.sinkMetadata == nil { storage.sinkMetadata = storage.content.metadata() }
-      return (storage.content.event(at: storage.content.events.endIndex - 1), storage.sinkMetadata!)
+      let metadata = storage.metadataForSinks(untilShapeKnown: false)
+      return (storage.content.event(at: storage.content.events.endIndex - 1), metadata)
     }
     if let (event, metadata) = recorded {
       for sink in sinks { sink.record(event, metadata: metadata) }

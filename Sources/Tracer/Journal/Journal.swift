@@ -249,8 +249,7 @@ extension Journal {
     guard !sinks.isEmpty else { return }
     let metadata = storage.withLock { storage in
       if storage.content.stateShape == nil { storage.content.stateShape = TypeFingerprint.shape(of: state) }
-      if storage.sinkMetadata?.state.shape == nil { storage.sinkMetadata = storage.content.metadata() }
-      return storage.sinkMetadata!
+      return storage.metadataForSinks(untilShapeKnown: true)
     }
     for sink in sinks { sink.prepare(metadata: metadata) }
   }
