@@ -17,12 +17,21 @@ import Foundation
 /// }
 /// ```
 ///
-/// Files ending in `.ndjson` are read as NDJSON streams (``ChronicleTracer/NDJSONFileSink``),
-/// others as Journal JSON. Replay runs reducers only (see ``ChronicleTimeTravel/Replay``).
+/// Files ending in `.ndjson` are read as NDJSON streams (``/ChronicleTracer/NDJSONFileSink``),
+/// others as Journal JSON. Replay runs reducers only (see ``/ChronicleTimeTravel/Replay``).
 ///
 /// The failure message never shows a value marked as sensitive, nor one that `redaction`
 /// selects: pass the policy of the app's logger and exports.
 ///
+/// - Parameters:
+///   - url: The journal file: Journal JSON, or NDJSON when its name ends in `.ndjson`.
+///   - reducer: The reducer under test.
+///   - redaction: Which values the failure message writes as `<redacted>`, besides those marked
+///     as sensitive.
+///   - fileID: The file of the call: where a failure is reported.
+///   - filePath: That file's full path.
+///   - line: The line of the call.
+///   - column: The column of the call.
 /// - Returns: The report, or `nil` when the file could not be imported.
 @discardableResult
 public func assertReplay<R: Reducer>(
@@ -48,9 +57,18 @@ public func assertReplay<R: Reducer>(
 /// state differs from the replayed one, or if no state could be compared (see
 /// ``assertReplay(journal:reducer:redaction:fileID:filePath:line:column:)``).
 ///
-/// - Parameter finalState: The state the store reached, `store.state`, compared with the
-///   replayed state after the last entry: a run shorter than the checkpoint interval has no
-///   other state to compare.
+/// - Parameters:
+///   - journal: The journal the store's tracer recorded.
+///   - reducer: The reducer under test.
+///   - finalState: The state the store reached, `store.state`, compared with the replayed state
+///     after the last entry: a run shorter than the checkpoint interval has no other state to
+///     compare.
+///   - redaction: Which values the failure message writes as `<redacted>`, besides those marked
+///     as sensitive.
+///   - fileID: The file of the call: where a failure is reported.
+///   - filePath: That file's full path.
+///   - line: The line of the call.
+///   - column: The column of the call.
 @discardableResult
 public func assertReplay<R: Reducer>(
   journal: Journal<R.State, R.Action>, reducer: R, finalState: R.State? = nil,

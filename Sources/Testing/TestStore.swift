@@ -53,6 +53,10 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable>: Sen
   ///       initialState: Feature.State(), reducer: Feature(),
   ///       withTaskLocals: { API.$baseURL.withValue("http://127.0.0.1", operation: $0) })
   ///     ```
+  ///   - fileID: The file of the call: where a failure is reported.
+  ///   - filePath: That file's full path.
+  ///   - line: The line of the call.
+  ///   - column: The column of the call.
   public init<R: Reducer>(
     initialState: State,
     reducer: R,
@@ -100,8 +104,14 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable>: Sen
 
   /// Sends an action and asserts how it changes the state.
   ///
-  /// - Parameter update: Mutates the state before the action into the state you expect after
-  ///   it. Omit it when the action must not change the state (checked when exhaustive).
+  /// - Parameters:
+  ///   - action: The action, as the app would send it.
+  ///   - update: Mutates the state before the action into the state you expect after it. Omit
+  ///     it when the action must not change the state (checked when exhaustive).
+  ///   - fileID: The file of the call: where a failure is reported.
+  ///   - filePath: That file's full path.
+  ///   - line: The line of the call.
+  ///   - column: The column of the call.
   public func send(
     _ action: Action,
     assert update: (@Sendable (inout State) throws -> Void)? = nil,

@@ -4,8 +4,8 @@ extension AnyMiddleware {
   /// The middleware through which a ``TimeTravel`` controller applies its
   /// ``LiveActionPolicy`` while the store shows the past.
   ///
-  /// Place it first, before ``tracer(_:)``, so that held and dropped actions are not journaled
-  /// until (and unless) they are applied:
+  /// Place it first, before ``/ChronicleTracer/ChronicleStore/AnyMiddleware/tracer(_:)``, so that
+  /// held and dropped actions are not journaled until (and unless) they are applied:
   ///
   /// ```swift
   /// let journal = Journal(reducer: Counter())

@@ -35,7 +35,7 @@ import ChronicleTracer
 /// While an entry is skipped, the store's states lack it, and so do the checkpoints the tracer
 /// takes from the store meanwhile. The controller passes those checkpoints by (until the next
 /// commit, rollback or reset), so its states stay right when the entry is applied again;
-/// ``Journal/state(after:)`` read directly from the journal does not know about skips.
+/// ``/ChronicleTracer/Journal/state(after:)`` read directly from the journal does not know about skips.
 ///
 /// ## Live actions
 /// While the store shows the past, actions that reach it (from users, effects, thunks, timers)
@@ -67,8 +67,8 @@ public final class TimeTravel<State: Sendable, Action: Sendable>: Sendable {
   /// Creates a controller for the store that records into `journal`.
   ///
   /// - Parameters:
-  ///   - journal: The journal a ``ChronicleStore/AnyMiddleware/tracer(_:)`` in the store records
-  ///     into.
+  ///   - journal: The journal a ``/ChronicleTracer/ChronicleStore/AnyMiddleware/tracer(_:)`` in
+  ///     the store records into.
   ///   - policy: What happens to live actions while the store shows the past.
   // Inlinable so that the recomputation closure is formed, and specialized, in the client.
   @inlinable

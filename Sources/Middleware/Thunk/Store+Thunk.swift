@@ -6,13 +6,13 @@ extension Store {
   /// await store.waitUntilIdle()
   /// ```
   ///
-  /// The actions it sends carry a ``ChronicleStore/Cause/Kind/thunk`` cause labelled with its
+  /// The actions it sends carry a ``/ChronicleStore/Cause/Kind/thunk`` cause labelled with its
   /// name and no parent. An asynchronous thunk runs in its own task, tracked like an effect; a
   /// synchronous one runs before this returns, each of its actions processed before its `send`
   /// returns.
   ///
   /// The thunk sees the task-locals set around this call: every one when this thread starts it,
-  /// the ones the store propagates (``ChronicleStore/PropagatedTaskLocal``) when it is left for
+  /// the ones the store propagates (``/ChronicleStore/PropagatedTaskLocal``) when it is left for
   /// the thread processing the store.
   ///
   /// - Parameters:
@@ -20,7 +20,7 @@ extension Store {
   ///   - dependencies: What the thunk receives as its third argument.
   ///   - context: The context label its actions carry.
   ///   - onError: Turns an error the thunk threw into an action to send. Without it, the error is
-  ///     reported to middlewares as a failed thunk (``ChronicleStore/EffectEvent/Phase/failed(_:)``).
+  ///     reported to middlewares as a failed thunk (``/ChronicleStore/EffectEvent/Phase/failed(_:)``).
   public func dispatch<Dependencies: Sendable>(
     _ thunk: Thunk<State, Action, Dependencies>,
     dependencies: Dependencies,

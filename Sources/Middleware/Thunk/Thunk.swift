@@ -15,9 +15,9 @@
 /// Start a thunk in response to an action with ``ChronicleStore/AnyMiddleware/thunks(dependencies:onError:route:)``,
 /// or directly with ``ChronicleStore/Store/dispatch(_:dependencies:context:onError:)``. Either way
 /// its work is tracked by the store like an effect: middlewares see it start and finish under its
-/// name (``ChronicleStore/EffectEvent`` with a ``ChronicleStore/Cause/Kind/thunk`` cause labelled
+/// name (``/ChronicleStore/EffectEvent`` with a ``/ChronicleStore/Cause/Kind/thunk`` cause labelled
 /// with ``name``), every action it sends carries it as its cause, it can be cancelled by id, it is
-/// cancelled with the store, and ``ChronicleStore/Store/waitUntilIdle()`` waits for it.
+/// cancelled with the store, and ``/ChronicleStore/Store/waitUntilIdle()`` waits for it.
 public struct Thunk<State: Sendable, Action: Sendable, Dependencies: Sendable>: Sendable {
   /// The asynchronous body: sends actions with `send`, reads the live state with `state`.
   public typealias AsyncBody =
@@ -83,12 +83,14 @@ public struct Thunk<State: Sendable, Action: Sendable, Dependencies: Sendable>: 
     self.body = body
   }
 
-  /// Makes the thunk cancellable with `id`: ``ChronicleStore/Store/cancel(id:)`` or a reducer's
+  /// Makes the thunk cancellable with `id`: ``/ChronicleStore/Store/cancel(id:)`` or a reducer's
   /// `.cancel(id:)` cancels every run of it in flight, and no action it sends reaches the
   /// reducer afterwards.
   ///
-  /// - Parameter cancelInFlight: Cancel the work in flight with this id (earlier runs of this
-  ///   thunk, effects, timers) before starting.
+  /// - Parameters:
+  ///   - id: The cancellation id: any hashable, sendable value.
+  ///   - cancelInFlight: Cancel the work in flight with this id (earlier runs of this thunk,
+  ///     effects, timers) before starting.
   public func cancellable(id: some Hashable & Sendable, cancelInFlight: Bool = false) -> Thunk {
     var thunk = self
     thunk.id = EffectID(id)

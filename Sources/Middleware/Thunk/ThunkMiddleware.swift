@@ -21,7 +21,7 @@ public struct ThunkMiddleware<State: Sendable, Action: Sendable, Dependencies: S
   ///   - dependencies: What every thunk receives as its third argument: an API client, a database.
   ///   - onError: Turns an error a thunk threw into an action to send (or `nil` to send nothing).
   ///     Without it, the error is reported to middlewares as a failed thunk
-  ///     (``ChronicleStore/EffectEvent/Phase/failed(_:)``), which loggers and tracers show.
+  ///     (``/ChronicleStore/EffectEvent/Phase/failed(_:)``), which loggers and tracers show.
   ///   - route: The thunk to start for an action, or `nil`.
   public init(
     dependencies: Dependencies,

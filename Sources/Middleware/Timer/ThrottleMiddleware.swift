@@ -11,12 +11,12 @@
 /// ```
 ///
 /// A window is a timer the store tracks: the action sent when it closes passes the whole chain
-/// with a ``ChronicleStore/Cause/Kind/timer`` cause labelled `throttle ID`, and is let through
+/// with a ``/ChronicleStore/Cause/Kind/timer`` cause labelled `throttle ID`, and is let through
 /// by this middleware. Windows are cancelled with the store and with
 /// ``ChronicleStore/Store/cancelAllTimers()``; a cancelled window drops the action it held, and
 /// the next action opens a new one. The action sent when a window closes is processed with the
 /// task-locals it was sent with, as far as the store propagates them
-/// (``ChronicleStore/PropagatedTaskLocal``).
+/// (``/ChronicleStore/PropagatedTaskLocal``).
 ///
 /// The middleware keeps the open windows: give each store its own (call the factory once per
 /// store) rather than sharing one value between stores.

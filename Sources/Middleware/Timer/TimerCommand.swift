@@ -11,7 +11,7 @@
 /// }
 /// ```
 ///
-/// A timer's id is an ordinary cancellation id: ``ChronicleStore/Store/cancel(id:)`` and a
+/// A timer's id is an ordinary cancellation id: ``/ChronicleStore/Store/cancel(id:)`` and a
 /// reducer's `.cancel(id:)` cancel it too. Timers with different ids never interfere.
 public struct TimerCommand<Action: Sendable>: Sendable {
   enum Operation: Sendable {

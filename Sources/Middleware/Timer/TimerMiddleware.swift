@@ -15,12 +15,12 @@
 /// ```
 ///
 /// Each timer is an effect the store tracks: its ticks pass the whole chain with a
-/// ``ChronicleStore/Cause/Kind/timer`` cause labelled with the timer's id and whose parent is
+/// ``/ChronicleStore/Cause/Kind/timer`` cause labelled with the timer's id and whose parent is
 /// the action that started it; it is cancelled with the store; after it is cancelled no tick
 /// reaches the reducer. In tests, give it a `TestClock` and advance it by hand.
 ///
 /// Its ticks are processed with the task-locals of the action that started it (for an action
-/// that waited in the store's queue, those the store propagates: ``ChronicleStore/PropagatedTaskLocal``).
+/// that waited in the store's queue, those the store propagates: ``/ChronicleStore/PropagatedTaskLocal``).
 public struct TimerMiddleware<State: Sendable, Action: Sendable, C: Clock>: Middleware
 where C.Duration == Duration {
   /// The clock timers sleep on.

@@ -24,7 +24,7 @@ import Synchronization
 /// due within the advance is delivered by that same advance.
 ///
 /// "Settled" is exact for work that a store runs: each store effect runs on the store's
-/// ``TaskActivity``, a task executor that counts its jobs, and the clock waits until no store
+/// `TaskActivity`, a task executor that counts its jobs, and the clock waits until no store
 /// has a job queued or running — every effect is suspended (on this clock, a stream, anything) or
 /// done. An effect blocked on input the test has not provided yet is suspended, so it never
 /// holds an advance up. A sleeper in any other task is given a fixed number of `Task.yield()`s

@@ -100,7 +100,9 @@ public struct Effect<Action: Sendable>: Sendable {
   /// The id applies to everything inside, including effects nested in merges and concatenations.
   /// Several in-flight effects may share an id; ``cancel(id:)`` cancels all of them.
   ///
-  /// - Parameter cancelInFlight: Cancel the effects already running with this id before starting.
+  /// - Parameters:
+  ///   - id: The cancellation id: any hashable, sendable value.
+  ///   - cancelInFlight: Cancel the effects already running with this id before starting.
   public func cancellable(id: some Hashable & Sendable, cancelInFlight: Bool = false) -> Effect {
     if isNone { return self }
     return Effect(.cancellable(id: EffectID(id), cancelInFlight: cancelInFlight, self))

@@ -61,6 +61,7 @@ public struct MiddlewareContext<State: Sendable, Action: Sendable> {
   /// Queues `action`; it is processed after the current action, with this middleware as its cause.
   ///
   /// - Parameters:
+  ///   - action: The action.
   ///   - context: The context label; defaults to the current action's.
   ///   - kind: The kind of cause to record, e.g. `.thunk` for a thunk middleware.
   ///   - label: A label for the cause, e.g. the thunk's name; defaults to the middleware's name

@@ -17,7 +17,7 @@ import Foundation
 /// beginning folded into — and applies each entry's action (entries a middleware stopped are
 /// passed by). The recorded states are:
 /// - the journal's interval checkpoints, which hold what the store computed;
-/// - the state after every entry, when given (``verify(journalJSON:reducer:limits:)`` reads them
+/// - the state after every entry, when given (``verify(journalJSON:reducer:limits:)-(URL,_,_)`` reads them
 ///   from files exported with `ExportOptions(states: .everyEntry)`).
 ///
 /// - the store's current state, when given to ``verify(_:reducer:finalState:)``: it is compared
@@ -140,8 +140,9 @@ public enum Replay {
   /// Imports a Journal JSON file and replays it, comparing the state after every entry when the
   /// file holds them (`ExportOptions(states: .everyEntry)`), and the checkpoints otherwise.
   ///
-  /// - Throws: The ``ChronicleTracer/JournalImportError`` of the import: a file recorded with
-  ///   other types is refused with ``ChronicleTracer/JournalImportError/typeMismatch(_:expected:found:difference:)``.
+  /// - Throws: The ``/ChronicleTracer/JournalImportError`` of the import: a file recorded with
+  ///   other types is refused with
+  ///   ``/ChronicleTracer/JournalImportError/typeMismatch(_:expected:found:difference:)``.
   public static func verify<R: Reducer>(
     journalJSON url: URL, reducer: R, limits: JournalImportLimits = .default
   ) throws(JournalImportError) -> ReplayReport<R.State, R.Action>

@@ -3,11 +3,12 @@ import ChronicleStore
 /// A moment in the life of an effect, thunk or timer, as the journal recorded it.
 ///
 /// The event is tied to the entry whose processing started the work through
-/// ``cause``'s ``Cause/parent`` (a sequence number; see ``JournalSnapshot/index(ofSequence:)``).
+/// ``cause``'s ``/ChronicleStore/Cause/parent`` (a sequence number; see
+/// ``JournalSnapshot/index(ofSequence:)``).
 public struct JournalEffectEvent: Sendable, Hashable {
   /// What happened: started, finished, cancelled, or failed with a description of the error.
   public let phase: EffectEvent.Phase
-  /// The effect instance's serial number; actions it sent carry it in ``Cause/effect``.
+  /// The effect instance's serial number; actions it sent carry it in ``/ChronicleStore/Cause/effect``.
   public let effect: UInt64
   /// Who started the work: its kind, label and parent action.
   public let cause: Cause

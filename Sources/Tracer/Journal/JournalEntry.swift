@@ -19,7 +19,7 @@ public struct JournalEntry<Action: Sendable>: Sendable {
   /// The entry's position in its journal. Positions start at 0 when the journal is created and
   /// never shift: committing entries raises the journal's first index instead.
   public let index: Int
-  /// The store's sequence number for the action (``ActionMetadata/sequence``).
+  /// The store's sequence number for the action (``/ChronicleStore/ActionMetadata/sequence``).
   public let sequence: UInt64
   /// The wall-clock time at which the tracer received the action: the journal's origin wall time
   /// plus the monotonic time elapsed since, so it never goes back during a recording (it does not
@@ -30,7 +30,7 @@ public struct JournalEntry<Action: Sendable>: Sendable {
   /// The context label given to `send(_:context:)`, or inherited from the cause.
   public let context: String?
   /// Who sent the action: the user, or an effect, thunk, timer or middleware started by an
-  /// earlier action (``Cause/parent`` is that action's sequence number).
+  /// earlier action (``/ChronicleStore/Cause/parent`` is that action's sequence number).
   public let cause: Cause
   /// The action that reached the reducer (as the probe saw it, when there is one), or the
   /// action the tracer passed on.

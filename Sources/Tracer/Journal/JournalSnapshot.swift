@@ -63,7 +63,7 @@ public struct JournalSnapshot<State: Sendable, Action: Sendable>: Sendable {
   }
 
   /// The position of the entry with the given store sequence number, such as a cause's
-  /// ``Cause/parent``; `nil` when that action was not recorded or was committed.
+  /// ``/ChronicleStore/Cause/parent``; `nil` when that action was not recorded or was committed.
   public func index(ofSequence sequence: UInt64) -> Int? {
     content.index(ofSequence: sequence)
   }
