@@ -311,8 +311,8 @@ extension Store {
   /// cause of the given kind, with the parent given, and the context label given.
   ///
   /// Middlewares built on effects use this to offer entry points that are not actions, such as
-  /// dispatching a thunk (`Store.dispatch(_:context:onError:)`). The work is tracked like any effect: cancellable by id, cancelled with
-  /// the store, awaited by ``waitUntilIdle()``.
+  /// dispatching a thunk (`Store.dispatch(_:context:onError:)`). The work is tracked like any
+  /// effect: cancellable by id, cancelled with the store, awaited by ``waitUntilIdle()``.
   ///
   /// Called while the calling thread processes another store and another thread processes this
   /// one, the effect is started by that thread after its current action, and this returns at once.
