@@ -90,8 +90,9 @@ struct DocumentViewerInput: ViewerInput {
     return ViewerRow(
       index: entry.index, sequence: entry.sequence, time: entry.time, context: entry.context,
       causeKind: entry.causeKind, causeParent: entry.causeParent, causeLabel: entry.causeLabel,
-      type: entry.type,
-      duration: entry.duration, actionJSON: entry.actionJSON, outcome: entry.outcome)
+      causeEffect: entry.cause.effect, type: entry.type,
+      duration: entry.duration, actionJSON: entry.actionJSON, outcome: entry.outcome,
+      replayable: document.entryObjects[position]["replayable"] != .bool(false))
   }
 
   var effectEvents: [EventFields] { document.effectEventFields }
@@ -142,12 +143,13 @@ private struct RecordedViewerInput<State: Sendable, Action: Sendable>: ViewerInp
     let content = snapshot.content
     let index = content.entries.startIndex + position
     let entry = content.entry(at: index)
-    let (action, _, name) = objects.action(entry.action)
+    let (action, replayable, name) = objects.action(entry.action)
     return ViewerRow(
       index: index, sequence: entry.sequence, time: content.entries[index].time, context: entry.context,
       causeKind: entry.cause.kind.rawValue, causeParent: entry.cause.parent, causeLabel: entry.cause.label,
-      type: name, duration: Int64(content.entries[index].chainNanos),
-      actionJSON: JSONText.compact(action.cut(atDepth: Self.maxStateDepth)), outcome: entry.outcome.rawValue)
+      causeEffect: entry.cause.effect, type: name, duration: Int64(content.entries[index].chainNanos),
+      actionJSON: JSONText.compact(action.cut(atDepth: Self.maxStateDepth)), outcome: entry.outcome.rawValue,
+      replayable: replayable)
   }
 
   var effectEvents: [EventFields] { snapshot.content.effectEventFields }

@@ -30,12 +30,16 @@ struct ViewerRow {
   var causeKind: String
   var causeParent: UInt64?
   var causeLabel: String?
+  /// The serial number of the effect that sent the action, if any.
+  var causeEffect: UInt64?
   var type: String
   /// The chain's nanoseconds.
   var duration: Int64
   /// The action as compact JSON text.
   var actionJSON: String
   var outcome: String
+  /// Whether the action was encoded (rather than written by its description).
+  var replayable: Bool
 }
 
 /// Writes the data the viewer page embeds, as one JSON object its script reads, streaming: its
@@ -43,9 +47,12 @@ struct ViewerRow {
 ///
 /// `entries` are rows `[index, seq, time, context, causeKind, causeParent, causeLabel, type,
 /// duration, action, outcome]` (context as a position in `contexts`, -1 for none; times in
-/// nanoseconds; the action as JSON text). `effects` are rows `[effect, kind, label, parent,
-/// start, end, outcome, error]` (`parent` the sequence number of the action that started it,
-/// `end` the last time recorded for one still running). States: `base` is the state before the
+/// nanoseconds; the action as JSON text), followed by `causeEffect, replayable` when the cause
+/// names an effect or the action is not replayable: with them the page sends each action to the
+/// Redux DevTools extension as the Redux DevTools export writes it, and other rows pay nothing.
+/// `effects` are rows `[effect, kind, label, parent, start, end, outcome, error]` (`parent` the
+/// sequence number of the action that started it, `end` the last time recorded for one still
+/// running). States: `base` is the state before the
 /// first entry, `patches[k]` the changes from the state before entry `k` to the state after it
 /// (`null` when the file lacks either), applied in order, and `full` holds `[position, state]`
 /// pairs of states after entries.
@@ -79,13 +86,16 @@ struct ViewerData<Input: ViewerInput> {
         }
       }
       if position > 0 { stream.writer.raw(",") }
-      stream.writer.write(
-        .array([
-          .integer(row.index), .integer(row.sequence), .integer(row.time), .integer(context),
-          .string(row.causeKind), row.causeParent.map { .integer($0) } ?? .null,
-          row.causeLabel.map { .string($0) } ?? .null, .string(row.type), .integer(row.duration),
-          .string(row.actionJSON), .string(row.outcome),
-        ]))
+      var fields: [JSONValue] = [
+        .integer(row.index), .integer(row.sequence), .integer(row.time), .integer(context),
+        .string(row.causeKind), row.causeParent.map { .integer($0) } ?? .null,
+        row.causeLabel.map { .string($0) } ?? .null, .string(row.type), .integer(row.duration),
+        .string(row.actionJSON), .string(row.outcome),
+      ]
+      if row.causeEffect != nil || !row.replayable {
+        fields += [row.causeEffect.map { .integer($0) } ?? .null, .bool(row.replayable)]
+      }
+      stream.writer.write(.array(fields))
       try stream.flushIfNeeded()
     }
     stream.writer.raw(#"],"contexts":"#)

@@ -313,6 +313,15 @@ enum ViewerPage {
       }
       renderRows();
     }
+    // The state before the first entry, where the Redux DevTools' first state (index 0) leads.
+    function selectBase() {
+      selected = -1;
+      $("position").textContent = "0 / " + N;
+      delete document.body.dataset.selected;
+      detail.innerHTML = "<h2>Base state</h2><pre>before #" + (N > 0 ? E[0][1] : "") + '</pre><div id="state" class="tree"></div>';
+      $("state").appendChild(treeNode(null, D.base, true));
+      renderRows();
+    }
     function jumpToSequence(seq) {
       const pos = bySeq.get(seq);
       if (pos === undefined) { $("status").textContent = "#" + seq + " is not in this journal"; return; }
@@ -359,6 +368,60 @@ enum ViewerPage {
       }
     }
     honourFragment();
+
+    // The Redux DevTools extension, when the browser has it: the journal becomes one of its instances,
+    // each entry an action with the state recorded after it. The extension lists what `send` gives it
+    // as is (an instance made by `connect` has no store to recompute states with), and its jumps select
+    // entries here. The instance declares `features.import: true`, so a lifted-state file imported into
+    // it is shown as the file holds it, recorded states included (docs/formats/redux-devtools.md).
+    function fluxAction(e) {
+      const meta = { seq: e[1], index: e[0] };
+      if (e[3] >= 0) meta.context = D.contexts[e[3]];
+      const cause = { kind: e[4] };
+      if (e[5] !== null) cause.parent = e[5];
+      if (e[11] !== undefined && e[11] !== null) cause.effect = e[11];
+      if (e[6] !== null) cause.label = e[6];
+      meta.cause = cause;
+      meta.replayable = e[12] !== false;
+      meta.outcome = e[10];
+      return { type: e[7], payload: JSON.parse(e[9]), meta: meta };
+    }
+    function connectDevTools() {
+      const extension = window.__REDUX_DEVTOOLS_EXTENSION__;
+      if (!extension || typeof extension.connect !== "function") return;
+      // Only a page holding every state has states to show: the extension has no reducer to compute them.
+      if (D.base === null || D.patches.some((patches) => patches === null)) return;
+      const devTools = extension.connect({
+        name: D.title,
+        features: { jump: true, import: true, export: true },
+        // A denylist that matches nothing takes the place of the extension's own action filter, which
+        // would drop actions and so shift every position after them: position k is entry k here.
+        actionsDenylist: "(?!)",
+      });
+      devTools.subscribe((message) => {
+        if (message.type !== "DISPATCH" || !message.payload) return;
+        const action = message.payload;
+        // Its positions: 0 is the base state, k the state after entry k; action ids are the same numbers.
+        const position = action.type === "JUMP_TO_STATE" ? action.index
+          : action.type === "JUMP_TO_ACTION" ? action.actionId : undefined;
+        if (typeof position !== "number" || position < 0 || position > N) return;
+        if (position === 0) { selectBase(); return; }
+        jumpToSequence(E[position - 1][1]);
+      });
+      devTools.init(D.base);
+      // One working state, changed entry by entry: the extension serializes what `send` gives it before
+      // it returns, so no state is held twice. Sent in slices, so the page stays responsive meanwhile.
+      let state = clone(D.base), position = 0;
+      function sendSlice() {
+        for (const end = Math.min(N, position + 200); position < end; position++) {
+          for (const patch of D.patches[position]) state = applyPatch(state, patch);
+          devTools.send(fluxAction(E[position]), state);
+        }
+        if (position < N) setTimeout(sendSlice, 0);
+      }
+      sendSlice();
+    }
+    try { connectDevTools(); } catch (error) { console.warn("Redux DevTools:", error); }
     </script>
     </body>
     </html>
