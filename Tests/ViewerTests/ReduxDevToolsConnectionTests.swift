@@ -132,6 +132,13 @@ private func json(_ text: String) throws -> JSONValue {
   try JSONParser.parse(Array(text.utf8), limits: JournalImportLimits.ownExport.parser)
 }
 
+/// `value` as JSON text with sorted keys, comparable whatever the order of its members.
+private func sortedJSON(_ value: Any?) throws -> String {
+  let data = try JSONSerialization.data(
+    withJSONObject: value ?? NSNull(), options: [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes])
+  return String(decoding: data, as: UTF8.self)
+}
+
 @Suite(.enabled(if: chromium != nil, "\(noChromium)"))
 struct ReduxDevToolsConnectionTests {
   @Test func theViewerConnectsAsAnInstanceThatJumpsImportsAndExports() async throws {
@@ -182,6 +189,20 @@ struct ReduxDevToolsConnectionTests {
       #expect(try json(sent[1]) == lifted["computedStates"]?.arrayValue?[offset + 1]["state"])
     }
     #expect(run.sends.count == 4)
+  }
+
+  @Test func theExtensionShowsEveryActionWithTheStateRecordedAfterIt() async throws {
+    let snapshot = await signInSession()
+    let run = try openWithExtension(
+      "devtools-shown.html", snapshot.htmlViewer(title: "Sign-in session"), sends: 4)
+    let shown = ReduxDevToolsExtension.shown(try ReduxDevToolsExtension.afterConnect(run.calls))
+    #expect(shown.map(\.type) == ["@@INIT", "user", "password", "submit", "signedIn"])
+    let lifted = try ReduxDevToolsExtension.intoInstanceImporting(snapshot.reduxDevTools(.liftedState))
+    let recorded = (lifted["computedStates"] as? [[String: Any]] ?? []).map { $0["state"] }
+    #expect(try sortedJSON(shown.map(\.state)) == sortedJSON(recorded))
+    #expect(
+      try sortedJSON(shown.last?.state)
+        == #"{"attempts":1,"password":"<redacted>","token":7,"user":"ada"}"#)
   }
 
   @Test func redactedValuesReachTheExtensionOnlyAsPlaceholders() async throws {

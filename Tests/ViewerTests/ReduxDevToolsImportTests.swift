@@ -48,116 +48,6 @@ private func pageReducer(_ state: Any?, _ action: [String: Any]) -> Any? {
   return state
 }
 
-/// The steps of the Redux DevTools extension's import that docs/formats/redux-devtools.md
-/// relies on, re-implemented from its source (reduxjs/redux-devtools at 4b1d1d6). Values are
-/// JSON as `JSONSerialization` reads it, which is what `jsan.parse` reads of a file without
-/// jsan's references.
-private enum DevToolsImport {
-  struct NotAnObject: Error {}
-
-  /// A lifted state: `actionsById`, `computedStates`, `stagedActionIds`, `skippedActionIds`,
-  /// `committedState`, …
-  typealias LiftedState = [String: Any]
-
-  /// The file imported into an instance whose `features.import` is `true` (an instance made by
-  /// `connect({features: {import: true}})`, as the viewer page's):
-  /// packages/redux-devtools-app-core/src/reducers/instances.ts, `instances`, case
-  /// `LIFTED_ACTION` with `message: 'IMPORT'`: when `state.options[id].features.import === true`
-  /// the instance's lifted state becomes `parseJSON(action.state)`, the file as it is; no
-  /// reducer runs.
-  static func intoInstanceImporting(_ file: Data) throws -> LiftedState {
-    try object(file)
-  }
-
-  /// The file imported into the instance of a page's Redux store (whose `features.import` is
-  /// `"custom"`): the extension hands the file to the page, where
-  /// - extension/src/pageScript/api/importState.ts, `importState`: a file with a `payload`
-  ///   member (the custom form) gives `nextLiftedState = parse(payload)`, the actions, and
-  ///   `preloadedState = parse(preloadedState)`; any other file is the lifted state itself;
-  /// - extension/src/pageScript/index.ts, `importPayloadFrom`: the store dispatches
-  ///   `{type: 'IMPORT_STATE', ...nextLiftedState}`, with no `noRecompute`;
-  /// - packages/redux-devtools-instrument/src/instrument.ts, `liftReducerWith`, case
-  ///   `IMPORT_STATE`: an array of actions becomes `actionsById` `{0: @@INIT, 1: …}` staged
-  ///   in order from `committedState = preloadedState`; a lifted state replaces everything, and
-  ///   only `noRecompute` would set `minInvalidatedStateIndex` to `Infinity`; it stays 0; then
-  ///   `recomputeStates` runs from it.
-  static func intoPageStore(
-    _ file: Data, reducer: (_ state: Any?, _ action: [String: Any]) -> Any?
-  ) throws -> LiftedState {
-    let parsed = try object(file)
-    var lifted: LiftedState
-    if let payload = parsed["payload"] as? String {
-      let actions = try JSONSerialization.jsonObject(with: Data(payload.utf8)) as? [Any] ?? []
-      var actionsById: [String: Any] = ["0": ["type": "PERFORM_ACTION", "action": ["type": "@@INIT"]]]
-      var stagedActionIds = [0]
-      for (offset, action) in actions.enumerated() {
-        actionsById[String(offset + 1)] = ["type": "PERFORM_ACTION", "action": action]
-        stagedActionIds.append(offset + 1)
-      }
-      lifted = [
-        "actionsById": actionsById, "stagedActionIds": stagedActionIds, "skippedActionIds": [Int](),
-        "nextActionId": actions.count + 1, "currentStateIndex": actions.count, "computedStates": [Any](),
-      ]
-      if let preloaded = parsed["preloadedState"] as? String {
-        lifted["committedState"] = try JSONSerialization.jsonObject(
-          with: Data(preloaded.utf8), options: .fragmentsAllowed)
-      }
-    } else {
-      lifted = parsed
-    }
-    lifted["computedStates"] = recomputeStates(lifted, from: 0, reducer: reducer)
-    return lifted
-  }
-
-  /// packages/redux-devtools-instrument/src/instrument.ts, `recomputeStates`: the states from
-  /// `minInvalidatedStateIndex` on are the reducer's, each from the one before it (the first
-  /// from `committedState`); a skipped action keeps the entry before it.
-  static func recomputeStates(
-    _ lifted: LiftedState, from minInvalidatedStateIndex: Int,
-    reducer: (_ state: Any?, _ action: [String: Any]) -> Any?
-  ) -> [[String: Any]] {
-    let stagedActionIds = lifted["stagedActionIds"] as? [Int] ?? []
-    let skippedActionIds = lifted["skippedActionIds"] as? [Int] ?? []
-    let actionsById = lifted["actionsById"] as? [String: Any] ?? [:]
-    var next = Array((lifted["computedStates"] as? [[String: Any]] ?? []).prefix(minInvalidatedStateIndex))
-    for position in minInvalidatedStateIndex..<stagedActionIds.count {
-      let actionId = stagedActionIds[position]
-      let action = (actionsById[String(actionId)] as? [String: Any])?["action"] as? [String: Any] ?? [:]
-      let previousEntry = position > 0 ? next[position - 1] : nil
-      let previousState = previousEntry.map { $0["state"] } ?? lifted["committedState"]
-      if skippedActionIds.contains(actionId) {
-        next.append(previousEntry ?? [:])
-      } else {
-        next.append(["state": reducer(previousState, action) as Any])
-      }
-    }
-    return next
-  }
-
-  /// What a monitor shows of a lifted state: for each staged action, its type and the state at
-  /// its position in `computedStates`
-  /// (packages/redux-devtools-inspector-monitor/src/DevtoolsInspector.tsx,
-  /// `createIntermediateState`: `actions[currentActionId]` and
-  /// `computedStates[stagedActionIds.indexOf(currentActionId)]`).
-  static func shown(_ lifted: LiftedState) -> [(type: String, state: Any?)] {
-    let stagedActionIds = lifted["stagedActionIds"] as? [Int] ?? []
-    let actionsById = lifted["actionsById"] as? [String: Any] ?? [:]
-    let computedStates = lifted["computedStates"] as? [[String: Any]] ?? []
-    return stagedActionIds.enumerated().map { position, actionId in
-      let action = (actionsById[String(actionId)] as? [String: Any])?["action"] as? [String: Any]
-      let state = position < computedStates.count ? computedStates[position]["state"] : nil
-      return (action?["type"] as? String ?? "?", state)
-    }
-  }
-
-  private static func object(_ file: Data) throws -> [String: Any] {
-    guard let object = try JSONSerialization.jsonObject(with: file) as? [String: Any] else {
-      throw NotAnObject()
-    }
-    return object
-  }
-}
-
 /// The states a monitor shows, read as the app's state type.
 private func states(_ shown: [(type: String, state: Any?)]) throws -> [Tickets.State] {
   try shown.map { entry in
@@ -176,8 +66,8 @@ private func recordedStates(
 @Suite struct ReduxDevToolsImportTests {
   @Test func anInstanceDeclaringImportShowsTheLiftedFilesRecordedStates() throws {
     let snapshot = ticketSession()
-    let lifted = try DevToolsImport.intoInstanceImporting(snapshot.reduxDevTools(.liftedState))
-    let shown = DevToolsImport.shown(lifted)
+    let lifted = try ReduxDevToolsExtension.intoInstanceImporting(snapshot.reduxDevTools(.liftedState))
+    let shown = ReduxDevToolsExtension.shown(lifted)
     #expect(shown.map(\.type) == ["@@INIT", "increment", "draw", "increment"])
     #expect(
       try states(shown) == [
@@ -189,8 +79,9 @@ private func recordedStates(
 
   @Test func aPageStoreRecomputesTheLiftedFilesStatesWithItsReducer() throws {
     let snapshot = ticketSession()
-    let lifted = try DevToolsImport.intoPageStore(snapshot.reduxDevTools(.liftedState), reducer: pageReducer)
-    let shown = DevToolsImport.shown(lifted)
+    let lifted = try ReduxDevToolsExtension.intoPageStore(
+      snapshot.reduxDevTools(.liftedState), reducer: pageReducer)
+    let shown = ReduxDevToolsExtension.shown(lifted)
     #expect(shown.map(\.type) == ["@@INIT", "increment", "draw", "increment"])
     // The page's reducer draws its own ticket: the recorded 42 is not what the monitor shows.
     #expect(
@@ -202,8 +93,9 @@ private func recordedStates(
 
   @Test func aPageStoreComputesTheCustomFilesStatesWithItsReducer() throws {
     let snapshot = ticketSession()
-    let lifted = try DevToolsImport.intoPageStore(snapshot.reduxDevTools(.custom), reducer: pageReducer)
-    let shown = DevToolsImport.shown(lifted)
+    let lifted = try ReduxDevToolsExtension.intoPageStore(
+      snapshot.reduxDevTools(.custom), reducer: pageReducer)
+    let shown = ReduxDevToolsExtension.shown(lifted)
     #expect(shown.map(\.type) == ["@@INIT", "increment", "draw", "increment"])
     #expect(
       try states(shown) == [
@@ -213,7 +105,7 @@ private func recordedStates(
   }
 
   @Test func anInstanceDeclaringImportShowsNothingOfACustomFile() throws {
-    let lifted = try DevToolsImport.intoInstanceImporting(ticketSession().reduxDevTools(.custom))
-    #expect(DevToolsImport.shown(lifted).isEmpty)
+    let lifted = try ReduxDevToolsExtension.intoInstanceImporting(ticketSession().reduxDevTools(.custom))
+    #expect(ReduxDevToolsExtension.shown(lifted).isEmpty)
   }
 }
