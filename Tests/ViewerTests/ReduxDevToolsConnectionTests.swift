@@ -205,6 +205,19 @@ struct ReduxDevToolsConnectionTests {
         == #"{"attempts":1,"password":"<redacted>","token":7,"user":"ada"}"#)
   }
 
+  @Test func theExtensionsExportOfThePagesInstanceReadsBackWithTheRecordedStates() async throws {
+    let run = try await signInWithExtension("devtools-export.html")
+    let exported = try ReduxDevToolsExtension.export(try ReduxDevToolsExtension.afterConnect(run.calls))
+    let document = try JournalFile(data: exported)
+    #expect(document.entries.map(\.type) == ["user", "password", "submit", "signedIn"])
+    #expect(document.entries.map(\.sequence) == [1, 2, 3, 4])
+    #expect(document.entries.map(\.causeKind) == ["user", "user", "user", "effect"])
+    let last = try #require(document.stateText(after: 3))
+    #expect(
+      try sortedJSON(JSONSerialization.jsonObject(with: Data(last.utf8)))
+        == #"{"attempts":1,"password":"<redacted>","token":7,"user":"ada"}"#)
+  }
+
   @Test func redactedValuesReachTheExtensionOnlyAsPlaceholders() async throws {
     let run = try await signInWithExtension("devtools-redacted.html")
     let everything = run.calls.joined().joined()

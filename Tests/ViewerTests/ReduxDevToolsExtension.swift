@@ -23,14 +23,15 @@ enum ReduxDevToolsExtension {
   ///   `recompute(liftedState, payload, action, liftedState.nextActionId + 1, maxAge)`;
   /// - packages/redux-devtools-app-core/src/utils/updateState.ts, `recompute`: stages the action
   ///   as id `nextActionId - 1` and appends `{state: payload}` to `computedStates`, the state as
-  ///   sent; without `maxAge` nothing is committed away.
-  static func afterConnect(_ calls: [[String]]) throws -> LiftedState {
+  ///   sent; without `maxAge` nothing is committed away. Actions are stamped `timestamp`
+  ///   (`amendActionType`'s `Date.now()`).
+  static func afterConnect(_ calls: [[String]], timestamp: Int = 1_700_000_000_000) throws -> LiftedState {
     var actionsById: [String: Any] = [:]
     var stagedActionIds: [Int] = []
     var computedStates: [[String: Any]] = []
     var nextActionId = 0
     func recompute(_ state: Any, _ action: Any, nextActionId next: Int) {
-      actionsById[String(next - 1)] = ["type": "PERFORM_ACTION", "action": action]
+      actionsById[String(next - 1)] = ["type": "PERFORM_ACTION", "action": action, "timestamp": timestamp]
       stagedActionIds.append(next - 1)
       computedStates.append(["state": state])
       nextActionId = next
@@ -46,6 +47,14 @@ enum ReduxDevToolsExtension {
       "actionsById": actionsById, "stagedActionIds": stagedActionIds, "skippedActionIds": [Int](),
       "computedStates": computedStates, "nextActionId": nextActionId,
     ]
+  }
+
+  /// The file the extension's *Export* button saves for an instance whose `features.export` is
+  /// `true`: packages/redux-devtools-app-core/src/middlewares/exportState.ts,
+  /// `exportStateMiddleware`, downloads `stringifyJSON(instances.states[instanceId])`, the
+  /// instance's lifted state (`jsan.stringify`, which writes plain data as `JSON.stringify` does).
+  static func export(_ lifted: LiftedState) throws -> Data {
+    try JSONSerialization.data(withJSONObject: lifted)
   }
 
   /// The file imported into an instance whose `features.import` is `true` (an instance made by

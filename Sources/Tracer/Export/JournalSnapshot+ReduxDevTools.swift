@@ -8,7 +8,8 @@ import Foundation
 /// to the page, whose store dispatches `IMPORT_STATE` without `noRecompute`: the page's reducer
 /// recomputes every state from the base state, in both forms, so the recorded states are shown
 /// only where that reducer computes them. An instance that declares `features: {import: true}`
-/// (through `connect(...)`) shows a ``liftedState`` file as it is, recorded states included.
+/// (through `connect(...)`, as the ``JournalViewer`` page's does) shows a ``liftedState`` file as
+/// it is, recorded states included.
 public enum ReduxDevToolsForm: Sendable, Hashable {
   /// `{"payload": "<JSON of the actions>", "preloadedState": "<JSON of the base state>"}`: the
   /// page's reducer replays the actions from the base state.

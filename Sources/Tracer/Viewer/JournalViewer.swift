@@ -11,6 +11,12 @@ import Foundation
 /// their start, duration and outcome. Open it with any browser; `#select=N` in the address
 /// selects the entry with sequence number `N` (shown as `#N`), `#filter=text` fills the filter and
 /// `#cause=N` jumps to the entry that caused entry `#N`.
+///
+/// In a browser that has the Redux DevTools extension, the page also connects to it as an
+/// instance (`features` `jump`, `import` and `export`) and sends it the base state and each entry
+/// as an action, in the Redux DevTools files' form, with the state recorded after it: the
+/// extension shows the journal's own states, and its jumps select entries here. A page whose
+/// file does not hold every state does not connect (docs/formats/redux-devtools.md).
 public enum JournalViewer {
   /// How many entries apart the page stores full states; states in between are rebuilt from
   /// the nearest one and the entries' changes.
