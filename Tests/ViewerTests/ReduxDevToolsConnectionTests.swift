@@ -45,6 +45,32 @@ private func signInSession() async -> JournalSnapshot<SignIn.State, SignIn.Actio
   return journal.snapshot()
 }
 
+/// A counter whose actions are not `Encodable`: journals write them by their description.
+private struct Opaque: Reducer {
+  struct State: Equatable, Sendable, Codable { var count = 0 }
+  enum Action: Sendable { case add(Int) }
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .add(let amount): state.count += amount
+    }
+    return .none
+  }
+}
+
+/// Whether the page sent the base state, actions and states that the lifted-state export
+/// `lifted` holds.
+private func sentWhatTheExportHolds(_ run: DevToolsRun, _ lifted: Data) throws -> Bool {
+  let export = try JSONParser.parse(Array(lifted), limits: JournalImportLimits.ownExport.parser)
+  let initCall = try #require(run.calls.first { $0[0] == "init" })
+  var same = try json(initCall[1]) == export["committedState"]
+  for (offset, sent) in run.sends.enumerated() {
+    same = try same && json(sent[0]) == export["actionsById"]?[String(offset + 1)]?["action"]
+    same = try same && json(sent[1]) == export["computedStates"]?.arrayValue?[offset + 1]["state"]
+  }
+  return same && export["stagedActionIds"]?.arrayValue?.count == run.sends.count + 1
+}
+
 /// A stand-in for the extension's `window.__REDUX_DEVTOOLS_EXTENSION__`, with `connect`'s
 /// response as extension/src/pageScript/api/index.ts (`connect`) returns it: `init`, `send`,
 /// `subscribe`, `unsubscribe`, `error`. It records every call with its arguments as JSON text;
@@ -180,15 +206,25 @@ struct ReduxDevToolsConnectionTests {
     let snapshot = await signInSession()
     let run = try openWithExtension(
       "devtools-lifted.html", snapshot.htmlViewer(title: "Sign-in session"), sends: 4)
-    let lifted = try JSONParser.parse(
-      Array(snapshot.reduxDevTools(.liftedState)), limits: JournalImportLimits.ownExport.parser)
-    let initCall = try #require(run.calls.first { $0[0] == "init" })
-    #expect(try json(initCall[1]) == lifted["committedState"])
-    for (offset, sent) in run.sends.enumerated() {
-      #expect(try json(sent[0]) == lifted["actionsById"]?[String(offset + 1)]?["action"])
-      #expect(try json(sent[1]) == lifted["computedStates"]?.arrayValue?[offset + 1]["state"])
-    }
-    #expect(run.sends.count == 4)
+    #expect(try sentWhatTheExportHolds(run, snapshot.reduxDevTools(.liftedState)))
+  }
+
+  @Test func aFilesViewerSendsTheActionsAndStatesOfTheLiftedStateExport() async throws {
+    let snapshot = await signInSession()
+    let document = try JournalFile(data: snapshot.journalJSON(options: ExportOptions(states: .everyEntry)))
+    let run = try openWithExtension(
+      "devtools-file.html", Data(JournalViewer.html(for: document).utf8), sends: 4)
+    #expect(try sentWhatTheExportHolds(run, snapshot.reduxDevTools(.liftedState)))
+  }
+
+  @Test func actionsWrittenByTheirDescriptionAreSentAsTheExportWritesThem() throws {
+    let journal = Journal<Opaque.State, Opaque.Action>(reducer: Opaque())
+    let store = Store(initialState: Opaque.State(), reducer: Opaque(), middleware: [.tracer(journal)])
+    store.send(.add(2))
+    let snapshot = journal.snapshot()
+    let run = try openWithExtension("devtools-opaque.html", snapshot.htmlViewer(), sends: 1)
+    #expect(run.sends.first?.first?.contains(#""replayable":false"#) == true)
+    #expect(try sentWhatTheExportHolds(run, snapshot.reduxDevTools(.liftedState)))
   }
 
   @Test func theExtensionShowsEveryActionWithTheStateRecordedAfterIt() async throws {
