@@ -18,10 +18,14 @@ struct DemoOutput {
       name: "journal.ndjson", howToOpen: "the NDJSON stream written while the demo ran: chronicle summary"),
     File(name: "trace.json", howToOpen: "Chrome trace: open in https://ui.perfetto.dev or chrome://tracing"),
     File(
-      name: "redux-devtools.json", howToOpen: "Redux DevTools extension → Import (lifted state, every state)"),
+      name: "redux-devtools.json",
+      howToOpen: "Redux DevTools → Import into the viewer page's instance: the recorded states"),
     File(
-      name: "redux-devtools-custom.json", howToOpen: "Redux DevTools extension → Import (actions + state)"),
-    File(name: "viewer.html", howToOpen: "the HTML viewer: open in any browser (no network needed)"),
+      name: "redux-devtools-custom.json",
+      howToOpen: "Redux DevTools → Import into a Redux page: its reducer replays the actions"),
+    File(
+      name: "viewer.html",
+      howToOpen: "the HTML viewer: any browser, no network; with Redux DevTools, shown there too"),
   ]
 
   /// Writes every export of `snapshot` into the folder.
