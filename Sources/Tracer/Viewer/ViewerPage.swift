@@ -318,6 +318,7 @@ enum ViewerPage {
       selected = -1;
       $("position").textContent = "0 / " + N;
       delete document.body.dataset.selected;
+      history.replaceState(null, "", location.pathname + location.search);
       detail.innerHTML = "<h2>Base state</h2><pre>before #" + (N > 0 ? E[0][1] : "") + '</pre><div id="state" class="tree"></div>';
       $("state").appendChild(treeNode(null, D.base, true));
       renderRows();
