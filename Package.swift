@@ -13,6 +13,7 @@ let package = Package(
   products: [
     .library(name: "Chronicle", targets: ["Chronicle"]),
     .library(name: "ChronicleStore", targets: ["ChronicleStore"]),
+    .library(name: "ChronicleInspection", targets: ["ChronicleInspection"]),
     .library(name: "ChronicleMiddleware", targets: ["ChronicleMiddleware"]),
     .library(name: "ChronicleTracer", targets: ["ChronicleTracer"]),
     .library(name: "ChronicleTimeTravel", targets: ["ChronicleTimeTravel"]),
@@ -24,22 +25,39 @@ let package = Package(
     .executable(name: "chronicle", targets: ["ChronicleCLI"]),
   ],
   targets: [
-    .target(name: "ChronicleStore", path: "Sources/Store"),
-    .target(name: "ChronicleMiddleware", dependencies: ["ChronicleStore"], path: "Sources/Middleware"),
+    // The lock every module uses, one ThreadSanitizer sees through (internal, not a product).
+    .target(name: "ChronicleLocks", path: "Sources/Locks"),
+    // Diff, dump and redaction: a leaf, the one module that uses the standard library's
+    // reflection SPI.
+    .target(name: "ChronicleInspection", dependencies: ["ChronicleLocks"], path: "Sources/Inspection"),
+    // The store describes an effect's error with its secrets redacted (ChronicleInspection's
+    // dump): every middleware, a user's own among them, sees that text.
+    .target(
+      name: "ChronicleStore", dependencies: ["ChronicleInspection", "ChronicleLocks"], path: "Sources/Store"),
+    .target(
+      name: "ChronicleMiddleware", dependencies: ["ChronicleStore", "ChronicleInspection", "ChronicleLocks"],
+      path: "Sources/Middleware"),
     // The tracer's clock reads the CPU's cycle counter, which Swift cannot read without C.
     .target(name: "CChronicleTicks", path: "Sources/CChronicleTicks"),
     .target(
-      name: "ChronicleTracer", dependencies: ["ChronicleStore", "CChronicleTicks"], path: "Sources/Tracer"),
+      name: "ChronicleTracer",
+      dependencies: ["ChronicleStore", "ChronicleInspection", "ChronicleLocks", "CChronicleTicks"],
+      path: "Sources/Tracer"),
     .target(
-      name: "ChronicleTimeTravel", dependencies: ["ChronicleStore", "ChronicleTracer"],
+      name: "ChronicleTimeTravel",
+      dependencies: ["ChronicleStore", "ChronicleInspection", "ChronicleLocks", "ChronicleTracer"],
       path: "Sources/TimeTravel"),
     .target(
       name: "Chronicle",
-      dependencies: ["ChronicleStore", "ChronicleMiddleware", "ChronicleTracer", "ChronicleTimeTravel"],
+      dependencies: [
+        "ChronicleInspection", "ChronicleStore", "ChronicleMiddleware", "ChronicleTracer",
+        "ChronicleTimeTravel",
+      ],
       path: "Sources/Chronicle"
     ),
     .target(
-      name: "ChronicleTesting", dependencies: ["ChronicleStore", "ChronicleTimeTravel"],
+      name: "ChronicleTesting",
+      dependencies: ["ChronicleStore", "ChronicleInspection", "ChronicleLocks", "ChronicleTimeTravel"],
       path: "Sources/Testing"),
     .executableTarget(name: "Counter", dependencies: ["Chronicle"], path: "Examples/Counter"),
     .executableTarget(name: "Stopwatch", dependencies: ["Chronicle"], path: "Examples/Stopwatch"),
@@ -62,12 +80,20 @@ let package = Package(
     .executableTarget(
       name: "PersistenceCrashWriter", dependencies: ["ChronicleStore"], path: "Tests/PersistenceCrashWriter"),
     // Helpers shared by the test targets (not a product).
-    .target(name: "ChronicleTestSupport", dependencies: ["ChronicleStore"], path: "Tests/Support"),
+    .target(name: "ChronicleTestSupport", dependencies: ["ChronicleLocks"], path: "Tests/Support"),
     .testTarget(
-      name: "StoreTests", dependencies: ["ChronicleStore", "ChronicleTestSupport"], path: "Tests/StoreTests"),
+      name: "InspectionTests", dependencies: ["ChronicleInspection", "ChronicleTestSupport"],
+      path: "Tests/InspectionTests"),
+    .testTarget(
+      name: "StoreTests",
+      dependencies: ["ChronicleStore", "ChronicleInspection", "ChronicleLocks", "ChronicleTestSupport"],
+      path: "Tests/StoreTests"),
     .testTarget(
       name: "MiddlewareTests",
-      dependencies: ["ChronicleStore", "ChronicleMiddleware", "ChronicleTestSupport"],
+      dependencies: [
+        "ChronicleStore", "ChronicleInspection", "ChronicleLocks", "ChronicleMiddleware",
+        "ChronicleTestSupport",
+      ],
       path: "Tests/MiddlewareTests"),
     .testTarget(
       name: "TestingTests", dependencies: ["ChronicleStore", "ChronicleTimeTravel", "ChronicleTesting"],

@@ -1,3 +1,4 @@
+@_exported import ChronicleInspection
 // `import Chronicle` brings in the whole toolkit.
 @_exported import ChronicleMiddleware
 @_exported import ChronicleStore

@@ -1,3 +1,4 @@
+import ChronicleLocks
 import ChronicleStore
 
 /// Runs `body` the way a store runs an effect: on `activity` as its task executor, bound to it.

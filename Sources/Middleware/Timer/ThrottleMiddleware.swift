@@ -1,3 +1,5 @@
+import ChronicleLocks
+
 /// Lets at most one action per id through per interval: the first passes at once and opens a
 /// window; the others that arrive while it is open are dropped, or with `latest: true` the
 /// latest of them is sent when the window closes (and opens the next window).

@@ -1,3 +1,4 @@
+import ChronicleLocks
 import Synchronization
 
 /// A clock whose time moves only when a test advances it.

@@ -1,3 +1,4 @@
+import ChronicleLocks
 import Synchronization
 
 /// Stores that several parts of an app share, looked up by a typed key.
