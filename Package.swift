@@ -14,6 +14,7 @@ let package = Package(
     .library(name: "Chronicle", targets: ["Chronicle"]),
     .library(name: "ChronicleStore", targets: ["ChronicleStore"]),
     .library(name: "ChronicleInspection", targets: ["ChronicleInspection"]),
+    .library(name: "ChronicleClocks", targets: ["ChronicleClocks"]),
     .library(name: "ChronicleMiddleware", targets: ["ChronicleMiddleware"]),
     .library(name: "ChronicleTracer", targets: ["ChronicleTracer"]),
     .library(name: "ChronicleTimeTravel", targets: ["ChronicleTimeTravel"]),
@@ -34,6 +35,9 @@ let package = Package(
     // dump): every middleware, a user's own among them, sees that text.
     .target(
       name: "ChronicleStore", dependencies: ["ChronicleInspection", "ChronicleLocks"], path: "Sources/Store"),
+    // TestClock waits for the stores' effect tasks (the store's `TaskActivity`) to settle.
+    .target(
+      name: "ChronicleClocks", dependencies: ["ChronicleStore", "ChronicleLocks"], path: "Sources/Clocks"),
     .target(
       name: "ChronicleMiddleware", dependencies: ["ChronicleStore", "ChronicleInspection", "ChronicleLocks"],
       path: "Sources/Middleware"),
@@ -51,7 +55,7 @@ let package = Package(
       name: "Chronicle",
       dependencies: [
         "ChronicleInspection", "ChronicleStore", "ChronicleMiddleware", "ChronicleTracer",
-        "ChronicleTimeTravel",
+        "ChronicleTimeTravel", "ChronicleClocks",
       ],
       path: "Sources/Chronicle"
     ),
@@ -85,18 +89,24 @@ let package = Package(
       name: "InspectionTests", dependencies: ["ChronicleInspection", "ChronicleTestSupport"],
       path: "Tests/InspectionTests"),
     .testTarget(
+      name: "ClocksTests", dependencies: ["ChronicleClocks", "ChronicleStore", "ChronicleTestSupport"],
+      path: "Tests/ClocksTests"),
+    .testTarget(
       name: "StoreTests",
-      dependencies: ["ChronicleStore", "ChronicleInspection", "ChronicleLocks", "ChronicleTestSupport"],
+      dependencies: [
+        "ChronicleStore", "ChronicleInspection", "ChronicleLocks", "ChronicleTestSupport", "ChronicleClocks",
+      ],
       path: "Tests/StoreTests"),
     .testTarget(
       name: "MiddlewareTests",
       dependencies: [
         "ChronicleStore", "ChronicleInspection", "ChronicleLocks", "ChronicleMiddleware",
-        "ChronicleTestSupport",
+        "ChronicleTestSupport", "ChronicleClocks",
       ],
       path: "Tests/MiddlewareTests"),
     .testTarget(
-      name: "TestingTests", dependencies: ["ChronicleStore", "ChronicleTimeTravel", "ChronicleTesting"],
+      name: "TestingTests",
+      dependencies: ["ChronicleStore", "ChronicleTimeTravel", "ChronicleTesting", "ChronicleClocks"],
       path: "Tests/TestingTests"),
     .testTarget(
       name: "TracerTests", dependencies: ["ChronicleStore", "ChronicleTracer", "ChronicleTestSupport"],

@@ -1,5 +1,6 @@
-@_exported import ChronicleInspection
 // `import Chronicle` brings in the whole toolkit.
+@_exported import ChronicleClocks
+@_exported import ChronicleInspection
 @_exported import ChronicleMiddleware
 @_exported import ChronicleStore
 @_exported import ChronicleTimeTravel

@@ -1,4 +1,5 @@
 import ChronicleLocks
+import ChronicleStore
 import Synchronization
 
 /// A clock whose time moves only when a test advances it.

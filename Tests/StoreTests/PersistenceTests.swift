@@ -1,3 +1,4 @@
+import ChronicleClocks
 import ChronicleInspection
 import ChronicleStore
 import Foundation
