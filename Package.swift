@@ -15,6 +15,7 @@ let package = Package(
     .library(name: "ChronicleStore", targets: ["ChronicleStore"]),
     .library(name: "ChronicleInspection", targets: ["ChronicleInspection"]),
     .library(name: "ChronicleClocks", targets: ["ChronicleClocks"]),
+    .library(name: "ChroniclePersistence", targets: ["ChroniclePersistence"]),
     .library(name: "ChronicleMiddleware", targets: ["ChronicleMiddleware"]),
     .library(name: "ChronicleTracer", targets: ["ChronicleTracer"]),
     .library(name: "ChronicleTimeTravel", targets: ["ChronicleTimeTravel"]),
@@ -38,6 +39,12 @@ let package = Package(
     // TestClock waits for the stores' effect tasks (the store's `TaskActivity`) to settle.
     .target(
       name: "ChronicleClocks", dependencies: ["ChronicleStore", "ChronicleLocks"], path: "Sources/Clocks"),
+    // Saves and restores a state across launches (keeping `@Redacted` values), and shares
+    // stores by key.
+    .target(
+      name: "ChroniclePersistence",
+      dependencies: ["ChronicleStore", "ChronicleInspection", "ChronicleLocks"],
+      path: "Sources/Persistence"),
     .target(
       name: "ChronicleMiddleware", dependencies: ["ChronicleStore", "ChronicleInspection", "ChronicleLocks"],
       path: "Sources/Middleware"),
@@ -55,7 +62,7 @@ let package = Package(
       name: "Chronicle",
       dependencies: [
         "ChronicleInspection", "ChronicleStore", "ChronicleMiddleware", "ChronicleTracer",
-        "ChronicleTimeTravel", "ChronicleClocks",
+        "ChronicleTimeTravel", "ChronicleClocks", "ChroniclePersistence",
       ],
       path: "Sources/Chronicle"
     ),
@@ -82,7 +89,8 @@ let package = Package(
       ],
       path: "Tests/CLITests"),
     .executableTarget(
-      name: "PersistenceCrashWriter", dependencies: ["ChronicleStore"], path: "Tests/PersistenceCrashWriter"),
+      name: "PersistenceCrashWriter", dependencies: ["ChronicleStore", "ChroniclePersistence"],
+      path: "Tests/PersistenceCrashWriter"),
     // Helpers shared by the test targets (not a product).
     .target(name: "ChronicleTestSupport", dependencies: ["ChronicleLocks"], path: "Tests/Support"),
     .testTarget(
@@ -91,6 +99,10 @@ let package = Package(
     .testTarget(
       name: "ClocksTests", dependencies: ["ChronicleClocks", "ChronicleStore", "ChronicleTestSupport"],
       path: "Tests/ClocksTests"),
+    .testTarget(
+      name: "PersistenceTests",
+      dependencies: ["ChroniclePersistence", "ChronicleStore", "ChronicleInspection", "ChronicleClocks"],
+      path: "Tests/PersistenceTests"),
     .testTarget(
       name: "StoreTests",
       dependencies: [

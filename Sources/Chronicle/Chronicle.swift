@@ -2,6 +2,7 @@
 @_exported import ChronicleClocks
 @_exported import ChronicleInspection
 @_exported import ChronicleMiddleware
+@_exported import ChroniclePersistence
 @_exported import ChronicleStore
 @_exported import ChronicleTimeTravel
 @_exported import ChronicleTracer

@@ -1,4 +1,6 @@
+import ChronicleInspection
 import ChronicleLocks
+import ChronicleStore
 import Foundation
 import Synchronization
 
