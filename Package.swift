@@ -68,7 +68,10 @@ let package = Package(
     ),
     .target(
       name: "ChronicleTesting",
-      dependencies: ["ChronicleStore", "ChronicleInspection", "ChronicleLocks", "ChronicleTimeTravel"],
+      dependencies: [
+        "ChronicleStore", "ChronicleInspection", "ChronicleLocks", "ChronicleTimeTravel",
+        "ChronicleMiddleware",
+      ],
       path: "Sources/Testing"),
     .executableTarget(name: "Counter", dependencies: ["Chronicle"], path: "Examples/Counter"),
     .executableTarget(name: "Stopwatch", dependencies: ["Chronicle"], path: "Examples/Stopwatch"),
@@ -121,7 +124,8 @@ let package = Package(
       dependencies: ["ChronicleStore", "ChronicleTimeTravel", "ChronicleTesting", "ChronicleClocks"],
       path: "Tests/TestingTests"),
     .testTarget(
-      name: "TracerTests", dependencies: ["ChronicleStore", "ChronicleTracer", "ChronicleTestSupport"],
+      name: "TracerTests",
+      dependencies: ["ChronicleStore", "ChronicleTracer", "ChronicleTestSupport", "ChronicleMiddleware"],
       path: "Tests/TracerTests"),
     .testTarget(
       name: "TimeTravelTests",
