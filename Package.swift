@@ -109,7 +109,7 @@ let package = Package(
     .testTarget(
       name: "StoreTests",
       dependencies: [
-        "ChronicleStore", "ChronicleInspection", "ChronicleLocks", "ChronicleTestSupport", "ChronicleClocks",
+        "ChronicleStore", "ChronicleInspection", "ChronicleTestSupport", "ChronicleClocks",
       ],
       path: "Tests/StoreTests"),
     .testTarget(
@@ -121,7 +121,9 @@ let package = Package(
       path: "Tests/MiddlewareTests"),
     .testTarget(
       name: "TestingTests",
-      dependencies: ["ChronicleStore", "ChronicleTimeTravel", "ChronicleTesting", "ChronicleClocks"],
+      dependencies: [
+        "ChronicleStore", "ChronicleTimeTravel", "ChronicleTesting", "ChronicleClocks", "ChronicleMiddleware",
+      ],
       path: "Tests/TestingTests"),
     .testTarget(
       name: "TracerTests",
@@ -131,7 +133,7 @@ let package = Package(
       name: "TimeTravelTests",
       dependencies: [
         "ChronicleStore", "ChronicleTracer", "ChronicleTimeTravel", "ChronicleTesting",
-        "ChronicleTestSupport",
+        "ChronicleTestSupport", "ChronicleMiddleware",
       ],
       path: "Tests/TimeTravelTests"),
     // The child process of TracerTests' crash test: appends to an NDJSON journal until killed.

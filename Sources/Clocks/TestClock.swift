@@ -26,7 +26,7 @@ import Synchronization
 /// due within the advance is delivered by that same advance.
 ///
 /// "Settled" is exact for work that a store runs: each store effect runs on the store's
-/// ``TaskActivity``, a task executor that counts its jobs, and the clock waits until no store
+/// `TaskActivity`, a task executor that counts its jobs, and the clock waits until no store
 /// has a job queued or running — every effect is suspended (on this clock, a stream, anything) or
 /// done. An effect blocked on input the test has not provided yet is suspended, so it never
 /// holds an advance up. A sleeper in any other task is given a fixed number of `Task.yield()`s
@@ -115,7 +115,7 @@ public final class TestClock: Clock, Sendable {
     case reachedStepLimit
   }
 
-  /// How many times an advance yields after waking a sleeper that no ``TaskActivity`` tracks,
+  /// How many times an advance yields after waking a sleeper that no `TaskActivity` tracks,
   /// to let it run before the next sleeper is chosen.
   private static let yieldsPerUntrackedWake = 64
 
