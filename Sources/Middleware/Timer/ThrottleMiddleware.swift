@@ -13,7 +13,7 @@ import ChronicleLocks
 /// ```
 ///
 /// A window is a timer the store tracks: the action sent when it closes passes the whole chain
-/// with a ``ChronicleStore/Cause/Kind/timer`` cause labelled `throttle ID`, and is let through
+/// with a ``Cause/Kind/timer`` cause labelled `throttle ID`, and is let through
 /// by this middleware. Windows are cancelled with the store and with
 /// ``ChronicleStore/Store/cancelAllTimers()``; a cancelled window drops the action it held, and
 /// the next action opens a new one. The action sent when a window closes is processed with the
