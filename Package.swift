@@ -13,6 +13,9 @@ let package = Package(
   products: [
     .library(name: "Chronicle", targets: ["Chronicle"]),
     .library(name: "ChronicleStore", targets: ["ChronicleStore"]),
+    .library(name: "ChronicleInspection", targets: ["ChronicleInspection"]),
+    .library(name: "ChronicleClocks", targets: ["ChronicleClocks"]),
+    .library(name: "ChroniclePersistence", targets: ["ChroniclePersistence"]),
     .library(name: "ChronicleMiddleware", targets: ["ChronicleMiddleware"]),
     .library(name: "ChronicleTracer", targets: ["ChronicleTracer"]),
     .library(name: "ChronicleTimeTravel", targets: ["ChronicleTimeTravel"]),
@@ -24,22 +27,51 @@ let package = Package(
     .executable(name: "chronicle", targets: ["ChronicleCLI"]),
   ],
   targets: [
-    .target(name: "ChronicleStore", path: "Sources/Store"),
-    .target(name: "ChronicleMiddleware", dependencies: ["ChronicleStore"], path: "Sources/Middleware"),
+    // The lock every module uses, one ThreadSanitizer sees through (internal, not a product).
+    .target(name: "ChronicleLocks", path: "Sources/Locks"),
+    // Diff, dump and redaction: a leaf, the one module that uses the standard library's
+    // reflection SPI.
+    .target(name: "ChronicleInspection", dependencies: ["ChronicleLocks"], path: "Sources/Inspection"),
+    // The store describes an effect's error with its secrets redacted (ChronicleInspection's
+    // dump): every middleware, a user's own among them, sees that text.
+    .target(
+      name: "ChronicleStore", dependencies: ["ChronicleInspection", "ChronicleLocks"], path: "Sources/Store"),
+    // TestClock waits for the stores' effect tasks (the store's `TaskActivity`) to settle.
+    .target(
+      name: "ChronicleClocks", dependencies: ["ChronicleStore", "ChronicleLocks"], path: "Sources/Clocks"),
+    // Saves and restores a state across launches (keeping `@Redacted` values), and shares
+    // stores by key.
+    .target(
+      name: "ChroniclePersistence",
+      dependencies: ["ChronicleStore", "ChronicleInspection", "ChronicleLocks"],
+      path: "Sources/Persistence"),
+    .target(
+      name: "ChronicleMiddleware", dependencies: ["ChronicleStore", "ChronicleInspection", "ChronicleLocks"],
+      path: "Sources/Middleware"),
     // The tracer's clock reads the CPU's cycle counter, which Swift cannot read without C.
     .target(name: "CChronicleTicks", path: "Sources/CChronicleTicks"),
     .target(
-      name: "ChronicleTracer", dependencies: ["ChronicleStore", "CChronicleTicks"], path: "Sources/Tracer"),
+      name: "ChronicleTracer",
+      dependencies: ["ChronicleStore", "ChronicleInspection", "ChronicleLocks", "CChronicleTicks"],
+      path: "Sources/Tracer"),
     .target(
-      name: "ChronicleTimeTravel", dependencies: ["ChronicleStore", "ChronicleTracer"],
+      name: "ChronicleTimeTravel",
+      dependencies: ["ChronicleStore", "ChronicleInspection", "ChronicleLocks", "ChronicleTracer"],
       path: "Sources/TimeTravel"),
     .target(
       name: "Chronicle",
-      dependencies: ["ChronicleStore", "ChronicleMiddleware", "ChronicleTracer", "ChronicleTimeTravel"],
+      dependencies: [
+        "ChronicleInspection", "ChronicleStore", "ChronicleMiddleware", "ChronicleTracer",
+        "ChronicleTimeTravel", "ChronicleClocks", "ChroniclePersistence",
+      ],
       path: "Sources/Chronicle"
     ),
     .target(
-      name: "ChronicleTesting", dependencies: ["ChronicleStore", "ChronicleTimeTravel"],
+      name: "ChronicleTesting",
+      dependencies: [
+        "ChronicleStore", "ChronicleInspection", "ChronicleLocks", "ChronicleTimeTravel",
+        "ChronicleMiddleware",
+      ],
       path: "Sources/Testing"),
     .executableTarget(name: "Counter", dependencies: ["Chronicle"], path: "Examples/Counter"),
     .executableTarget(name: "Stopwatch", dependencies: ["Chronicle"], path: "Examples/Stopwatch"),
@@ -60,26 +92,48 @@ let package = Package(
       ],
       path: "Tests/CLITests"),
     .executableTarget(
-      name: "PersistenceCrashWriter", dependencies: ["ChronicleStore"], path: "Tests/PersistenceCrashWriter"),
+      name: "PersistenceCrashWriter", dependencies: ["ChronicleStore", "ChroniclePersistence"],
+      path: "Tests/PersistenceCrashWriter"),
     // Helpers shared by the test targets (not a product).
-    .target(name: "ChronicleTestSupport", dependencies: ["ChronicleStore"], path: "Tests/Support"),
+    .target(name: "ChronicleTestSupport", dependencies: ["ChronicleLocks"], path: "Tests/Support"),
     .testTarget(
-      name: "StoreTests", dependencies: ["ChronicleStore", "ChronicleTestSupport"], path: "Tests/StoreTests"),
+      name: "InspectionTests", dependencies: ["ChronicleInspection", "ChronicleTestSupport"],
+      path: "Tests/InspectionTests"),
+    .testTarget(
+      name: "ClocksTests", dependencies: ["ChronicleClocks", "ChronicleStore", "ChronicleTestSupport"],
+      path: "Tests/ClocksTests"),
+    .testTarget(
+      name: "PersistenceTests",
+      dependencies: ["ChroniclePersistence", "ChronicleStore", "ChronicleInspection", "ChronicleClocks"],
+      path: "Tests/PersistenceTests"),
+    .testTarget(
+      name: "StoreTests",
+      dependencies: [
+        "ChronicleStore", "ChronicleInspection", "ChronicleTestSupport", "ChronicleClocks",
+      ],
+      path: "Tests/StoreTests"),
     .testTarget(
       name: "MiddlewareTests",
-      dependencies: ["ChronicleStore", "ChronicleMiddleware", "ChronicleTestSupport"],
+      dependencies: [
+        "ChronicleStore", "ChronicleInspection", "ChronicleLocks", "ChronicleMiddleware",
+        "ChronicleTestSupport", "ChronicleClocks",
+      ],
       path: "Tests/MiddlewareTests"),
     .testTarget(
-      name: "TestingTests", dependencies: ["ChronicleStore", "ChronicleTimeTravel", "ChronicleTesting"],
+      name: "TestingTests",
+      dependencies: [
+        "ChronicleStore", "ChronicleTimeTravel", "ChronicleTesting", "ChronicleClocks", "ChronicleMiddleware",
+      ],
       path: "Tests/TestingTests"),
     .testTarget(
-      name: "TracerTests", dependencies: ["ChronicleStore", "ChronicleTracer", "ChronicleTestSupport"],
+      name: "TracerTests",
+      dependencies: ["ChronicleStore", "ChronicleTracer", "ChronicleTestSupport", "ChronicleMiddleware"],
       path: "Tests/TracerTests"),
     .testTarget(
       name: "TimeTravelTests",
       dependencies: [
         "ChronicleStore", "ChronicleTracer", "ChronicleTimeTravel", "ChronicleTesting",
-        "ChronicleTestSupport",
+        "ChronicleTestSupport", "ChronicleMiddleware",
       ],
       path: "Tests/TimeTravelTests"),
     // The child process of TracerTests' crash test: appends to an NDJSON journal until killed.

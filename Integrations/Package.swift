@@ -42,6 +42,7 @@ let package = Package(
       name: "ChronicleDistributedTracing",
       dependencies: [
         .product(name: "ChronicleStore", package: library),
+        .product(name: "ChronicleInspection", package: library),
         .product(name: "Tracing", package: "swift-distributed-tracing"),
       ]
     ),
@@ -70,6 +71,7 @@ let package = Package(
       dependencies: [
         "ChronicleDistributedTracing",
         .product(name: "ChronicleMiddleware", package: library),
+        .product(name: "ChronicleClocks", package: library),
         .product(name: "Tracing", package: "swift-distributed-tracing"),
       ]
     ),
@@ -78,6 +80,7 @@ let package = Package(
       dependencies: [
         "ChronicleDistributedTracing",
         .product(name: "ChronicleStore", package: library),
+        .product(name: "ChronicleInspection", package: library),
         .product(name: "Tracing", package: "swift-distributed-tracing"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "OTel", package: "swift-otel"),

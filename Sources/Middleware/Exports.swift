@@ -1,1 +1,2 @@
+@_exported import ChronicleInspection
 @_exported import ChronicleStore

@@ -1,3 +1,4 @@
+import ChronicleLocks
 import Foundation
 import Observation
 import Synchronization

@@ -1,3 +1,5 @@
+import ChronicleInspection
+import ChronicleLocks
 import ChronicleStore
 import Synchronization
 

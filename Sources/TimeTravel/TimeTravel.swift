@@ -1,3 +1,4 @@
+import ChronicleLocks
 import ChronicleStore
 import ChronicleTracer
 

@@ -1,3 +1,4 @@
+import ChronicleLocks
 import ChronicleTestSupport
 import Foundation
 import Testing

@@ -1,7 +1,7 @@
 import ChronicleMiddleware
 import Testing
 
-@testable import ChronicleStore
+@testable import ChronicleInspection
 
 // Types no other test prints, so that nothing but the logger below can have found their facts.
 private struct WarmUpState: Sendable {

@@ -1,3 +1,4 @@
+import ChronicleClocks
 import ChronicleMiddleware
 import ChronicleTestSupport
 import Dispatch

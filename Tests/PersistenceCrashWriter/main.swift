@@ -1,3 +1,4 @@
+import ChroniclePersistence
 // A child process for the persistence crash test: it saves ever-changing states as fast as it
 // can until it is killed. Each state's elements all equal its generation number, so a state read
 // back is either whole or detectably mixed.

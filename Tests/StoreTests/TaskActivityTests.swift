@@ -32,7 +32,7 @@ import Testing
   @Test func aTaskBlockedOnInputIsQuiescent() async {
     let activity = TaskActivity()
     let (stream, input) = AsyncStream.makeStream(of: Int.self)
-    let seen = ClockRecorder<Int>()
+    let seen = Recorder<Int>()
     let listener = Task(executorPreference: activity) {
       for await value in stream { seen.append(value) }
     }

@@ -48,3 +48,10 @@ func recordingMiddleware<State: Sendable, Action: Sendable>(
     recorder.append("\(name) after \(action)")
   }
 }
+
+// The kinds ChronicleMiddleware declares, by name (a kind is its name): the store's tests do not
+// depend on the middlewares.
+extension Cause.Kind {
+  static var thunk: Cause.Kind { Cause.Kind("thunk") }
+  static var timer: Cause.Kind { Cause.Kind("timer") }
+}

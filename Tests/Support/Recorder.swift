@@ -1,4 +1,4 @@
-import ChronicleStore
+import ChronicleLocks
 
 // Locks are `SanitizerVisibleMutex`: ThreadSanitizer cannot see `Mutex`'s ordering on Linux.
 

@@ -1,4 +1,4 @@
-import ChronicleStore
+import ChronicleLocks
 
 /// A one-shot signal an effect or callback can fire and a test can await, without sleeping.
 public final class Signal: Sendable {

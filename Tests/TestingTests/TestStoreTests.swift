@@ -1,3 +1,4 @@
+import ChronicleClocks
 import ChronicleStore
 import ChronicleTesting
 import Testing

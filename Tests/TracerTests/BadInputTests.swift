@@ -160,13 +160,6 @@ import Testing
     ) {
       try importing(replacing(#""entryCount":3"#, with: #""entryCount":4"#, in: document()))
     }
-    #expect {
-      try importing(
-        replacing(#""kind":"user"},"type":"add""#, with: #""kind":"alien"},"type":"add""#, in: document()))
-    } throws: { error in
-      error as? JournalImportError
-        == .invalidValue(entry: 1, field: "entries[1].cause.kind", reason: "unknown cause kind \"alien\"")
-    }
   }
 
   @Test func errorsNameTheirEntryAndFieldInWords() {

@@ -1,3 +1,4 @@
+import ChronicleMiddleware
 import ChronicleStore
 import Foundation
 import Testing

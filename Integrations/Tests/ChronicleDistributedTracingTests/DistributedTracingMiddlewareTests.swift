@@ -1,3 +1,4 @@
+import ChronicleClocks
 import ChronicleDistributedTracing
 import ChronicleMiddleware
 import Testing

@@ -1,4 +1,5 @@
 import ChronicleDistributedTracing
+import ChronicleInspection
 import ChronicleStore
 import Logging
 import OTel

@@ -6,7 +6,7 @@ extension Store {
   /// await store.waitUntilIdle()
   /// ```
   ///
-  /// The actions it sends carry a ``/ChronicleStore/Cause/Kind/thunk`` cause labelled with its
+  /// The actions it sends carry a ``ChronicleStore/Cause/Kind/thunk`` cause labelled with its
   /// name and no parent. An asynchronous thunk runs in its own task, tracked like an effect; a
   /// synchronous one runs before this returns, each of its actions processed before its `send`
   /// returns.

@@ -15,7 +15,7 @@
 /// Start a thunk in response to an action with ``ChronicleStore/AnyMiddleware/thunks(dependencies:onError:route:)``,
 /// or directly with ``ChronicleStore/Store/dispatch(_:dependencies:context:onError:)``. Either way
 /// its work is tracked by the store like an effect: middlewares see it start and finish under its
-/// name (``/ChronicleStore/EffectEvent`` with a ``/ChronicleStore/Cause/Kind/thunk`` cause labelled
+/// name (``/ChronicleStore/EffectEvent`` with a ``ChronicleStore/Cause/Kind/thunk`` cause labelled
 /// with ``name``), every action it sends carries it as its cause, it can be cancelled by id, it is
 /// cancelled with the store, and ``/ChronicleStore/Store/waitUntilIdle()`` waits for it.
 public struct Thunk<State: Sendable, Action: Sendable, Dependencies: Sendable>: Sendable {

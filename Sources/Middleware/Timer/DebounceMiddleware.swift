@@ -10,7 +10,7 @@
 /// ```
 ///
 /// A held action stops here; a one-shot timer re-sends the latest one after the quiet period,
-/// through the whole chain, with a ``/ChronicleStore/Cause/Kind/timer`` cause labelled
+/// through the whole chain, with a ``ChronicleStore/Cause/Kind/timer`` cause labelled
 /// `debounce ID` whose parent is the action it re-sends. This middleware recognises it by that
 /// cause and lets it through. Middlewares before this one see each action twice (held, then
 /// re-sent); put the debounce first to see only what reaches the reducer. The re-sent action is

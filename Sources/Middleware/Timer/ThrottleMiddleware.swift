@@ -1,3 +1,5 @@
+import ChronicleLocks
+
 /// Lets at most one action per id through per interval: the first passes at once and opens a
 /// window; the others that arrive while it is open are dropped, or with `latest: true` the
 /// latest of them is sent when the window closes (and opens the next window).
@@ -11,7 +13,7 @@
 /// ```
 ///
 /// A window is a timer the store tracks: the action sent when it closes passes the whole chain
-/// with a ``/ChronicleStore/Cause/Kind/timer`` cause labelled `throttle ID`, and is let through
+/// with a ``ChronicleStore/Cause/Kind/timer`` cause labelled `throttle ID`, and is let through
 /// by this middleware. Windows are cancelled with the store and with
 /// ``ChronicleStore/Store/cancelAllTimers()``; a cancelled window drops the action it held, and
 /// the next action opens a new one. The action sent when a window closes is processed with the

@@ -15,7 +15,7 @@
 /// ```
 ///
 /// Each timer is an effect the store tracks: its ticks pass the whole chain with a
-/// ``/ChronicleStore/Cause/Kind/timer`` cause labelled with the timer's id and whose parent is
+/// ``ChronicleStore/Cause/Kind/timer`` cause labelled with the timer's id and whose parent is
 /// the action that started it; it is cancelled with the store; after it is cancelled no tick
 /// reaches the reducer. In tests, give it a `TestClock` and advance it by hand.
 ///

@@ -4,22 +4,55 @@
 /// action caused which. `parent` is the sequence number of the action whose processing started
 /// the effect, thunk or timer that sent this one.
 public struct Cause: Sendable, Hashable, Codable, CustomStringConvertible {
-  /// What kind of sender an action had.
-  public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
+  /// What kind of sender an action had: an open set of names, so that each module declares the
+  /// kinds of the work it starts.
+  ///
+  /// The store declares the kinds it starts itself (``user``, ``effect``, ``middleware``,
+  /// ``stream``); other modules add theirs (ChronicleMiddleware declares `thunk` and `timer`,
+  /// ChronicleTimeTravel declares `replay`), and so can an app:
+  ///
+  /// ```swift
+  /// extension Cause.Kind {
+  ///   static let socket = Cause.Kind("socket")
+  /// }
+  /// ```
+  ///
+  /// A kind is its name: two kinds with the same raw value are equal, and a journal stores the
+  /// name, so a journal read back keeps a kind its reader does not declare.
+  public struct Kind: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The kind's name, as journals and exports write it.
+    public let rawValue: String
+
+    /// Creates the kind named `rawValue`.
+    ///
+    /// - Parameter rawValue: The name, such as `"socket"`.
+    @inlinable
+    public init(rawValue: String) {
+      self.rawValue = rawValue
+    }
+
+    /// Creates the kind named `name`.
+    ///
+    /// - Parameter name: The name, such as `"socket"`.
+    @inlinable
+    public init(_ name: String) {
+      self.rawValue = name
+    }
+
+    /// The kind's name.
+    public var description: String { rawValue }
+
+    // Computed and inlinable rather than stored: a stored static is initialized lazily and
+    // checked on every read, and `.user` is read on every `send`.
+
     /// Sent with `Store.send` by application code.
-    case user
+    @inlinable public static var user: Kind { Kind("user") }
     /// Sent by an ``Effect`` returned from a reducer.
-    case effect
+    @inlinable public static var effect: Kind { Kind("effect") }
     /// Sent by a middleware through ``MiddlewareContext/send(_:context:as:label:)``.
-    case middleware
-    /// Sent by a thunk.
-    case thunk
-    /// Sent by a timer, debounce or throttle.
-    case timer
+    @inlinable public static var middleware: Kind { Kind("middleware") }
     /// Sent by an external stream bound to the store.
-    case stream
-    /// Applied by replay or time travel.
-    case replay
+    @inlinable public static var stream: Kind { Kind("stream") }
   }
 
   /// The kind of sender.

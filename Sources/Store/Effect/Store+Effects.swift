@@ -1,3 +1,5 @@
+import ChronicleInspection
+
 /// Where an effect is started: the ids around it, the concatenation it runs in, and the cause
 /// its actions will carry.
 struct EffectScope: Sendable {

@@ -1,3 +1,5 @@
+import ChronicleLocks
+
 /// Every live store's owner, readable from any thread, so that a thread about to wait for a busy
 /// store can tell whether it is processing another store.
 ///

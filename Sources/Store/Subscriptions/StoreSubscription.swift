@@ -1,3 +1,4 @@
+import ChronicleLocks
 import Synchronization
 
 /// A token for a subscription to a store's state. Cancel it, or let it go: the subscription ends

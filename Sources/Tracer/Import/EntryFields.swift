@@ -116,13 +116,8 @@ struct EntryFields {
 
   /// A cause object; its parent must be an earlier sequence number than `sequence`, when given.
   static func cause(_ reader: FieldReader, sequence: UInt64?) throws(JournalImportError) -> Cause {
-    let kindName = try reader.string("kind")
-    guard let kind = Cause.Kind(rawValue: kindName) else {
-      let field = reader.path.appending("kind")
-      throw .invalidValue(
-        entry: field.entryIndex, field: field.description,
-        reason: "unknown cause kind \(kindName.debugDescription)")
-    }
+    // Kinds are open: one this reader does not declare (an app's own) is kept as written.
+    let kind = Cause.Kind(rawValue: try reader.string("kind"))
     let parent = try reader.optionalInteger("parent", in: JournalNumberRange.sequences)
     let effect = try reader.optionalInteger("effect", in: JournalNumberRange.sequences)
     if let parent, let sequence, parent >= sequence {

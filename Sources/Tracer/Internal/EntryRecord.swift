@@ -27,15 +27,15 @@ struct EntryRecord<Action> {
   @usableFromInline var context: UInt32
   /// Code of the cause's label in the journal's string table.
   @usableFromInline var causeLabel: UInt32
-  /// The cause's kind, as its index in `Cause.Kind.allCases`.
-  @usableFromInline var causeKind: UInt8
+  /// The cause's kind, as its code in ``CauseKindCodes``.
+  @usableFromInline var causeKind: UInt16
   @usableFromInline var flags: EntryFlags
   @usableFromInline var action: Action
 
   @inlinable
   init(
     sequence: UInt64, time: Int64, wallTime: Int64, parent: UInt64, effect: UInt64, chainNanos: UInt32,
-    reducerNanos: UInt32, reducerOffsetNanos: UInt32, context: UInt32, causeLabel: UInt32, causeKind: UInt8,
+    reducerNanos: UInt32, reducerOffsetNanos: UInt32, context: UInt32, causeLabel: UInt32, causeKind: UInt16,
     flags: EntryFlags, action: Action
   ) {
     self.sequence = sequence
@@ -72,34 +72,3 @@ struct EntryFlags: OptionSet, Sendable {
 }
 
 extension EntryRecord: Sendable where Action: Sendable {}
-
-extension Cause.Kind {
-  // Inlinable: the tracer stores the kind on every action.
-  /// The kind as entries store it. Spelled out so that the hot path neither allocates
-  /// `allCases` nor hashes the raw value.
-  @inlinable
-  var code: UInt8 {
-    switch self {
-    case .user: 0
-    case .effect: 1
-    case .middleware: 2
-    case .thunk: 3
-    case .timer: 4
-    case .stream: 5
-    case .replay: 6
-    }
-  }
-
-  @inlinable
-  init(code: UInt8) {
-    switch code {
-    case 1: self = .effect
-    case 2: self = .middleware
-    case 3: self = .thunk
-    case 4: self = .timer
-    case 5: self = .stream
-    case 6: self = .replay
-    default: self = .user
-    }
-  }
-}

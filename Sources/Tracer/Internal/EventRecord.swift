@@ -13,7 +13,8 @@ struct EventRecord: Sendable {
   var ids: UInt32
   /// Code of the failure message in the string table; 0 unless the phase is `failed`.
   var failure: UInt32
-  var causeKind: UInt8
+  /// The cause's kind, as its code in ``CauseKindCodes``.
+  var causeKind: UInt16
   var phase: Phase
 
   enum Phase: UInt8, Sendable {

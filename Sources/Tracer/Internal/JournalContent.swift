@@ -100,7 +100,7 @@ struct JournalContent<State: Sendable, Action: Sendable>: Sendable {
     )
   }
 
-  func cause(kind: UInt8, parent: UInt64, effect: UInt64, label: UInt32) -> Cause {
+  func cause(kind: UInt16, parent: UInt64, effect: UInt64, label: UInt32) -> Cause {
     Cause(
       kind: Cause.Kind(code: kind), parent: parent == 0 ? nil : parent, effect: effect == 0 ? nil : effect,
       label: strings.string(for: label))

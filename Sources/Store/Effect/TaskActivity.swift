@@ -1,7 +1,8 @@
+import ChronicleLocks
 import Dispatch
 import Synchronization
 
-/// Runs a store's effect tasks and counts their jobs, so that a ``TestClock`` can wait until all
+/// Runs a store's effect tasks and counts their jobs, so that a `TestClock` (ChronicleClocks) can wait until all
 /// of them are suspended or finished before it moves time on.
 ///
 /// A store creates every effect task with this activity as its task executor preference:

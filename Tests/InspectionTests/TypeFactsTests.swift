@@ -1,6 +1,6 @@
 import Testing
 
-@testable import ChronicleStore
+@testable import ChronicleInspection
 
 // Types no other test prints, so that nothing but `prepare` below can have found their facts.
 private struct Shelf {

@@ -1,3 +1,4 @@
+import ChronicleClocks
 import ChronicleStore
 import ChronicleTestSupport
 import Synchronization
@@ -38,7 +39,7 @@ import Testing
   @Test func sleepReturnsOnlyOnceAdvancePassesItsDeadline() async throws {
     let clock = TestClock()
     let activity = TaskActivity()
-    let wakes = ClockRecorder<Wake>()
+    let wakes = Recorder<Wake>()
     let sleeper = startEffect(on: activity) {
       try await clock.sleep(for: .seconds(1))
       wakes.append(Wake("sleeper", clock.now.offset))
@@ -59,7 +60,7 @@ import Testing
     let clock = TestClock()
     let first = TaskActivity()
     let second = TaskActivity()
-    let wakes = ClockRecorder<Wake>()
+    let wakes = Recorder<Wake>()
     let plan: [(String, TaskActivity, Duration)] = [
       ("a", first, .milliseconds(300)), ("b", second, .milliseconds(100)),
       ("c", first, .milliseconds(200)), ("d", first, .milliseconds(100)),
@@ -112,7 +113,7 @@ import Testing
   @Test func repeatingTimerTicksExactlyOncePerPeriodAndStopsWhenCancelled() async {
     let clock = TestClock()
     let activity = TaskActivity()
-    let ticks = ClockRecorder<Duration>()
+    let ticks = Recorder<Duration>()
     let timer = startEffect(on: activity) {
       while true {
         try await clock.sleep(for: .milliseconds(100))
@@ -139,7 +140,7 @@ import Testing
   @Test func sleepBegunByWokenWorkIsDeliveredInTheSameAdvance() async throws {
     let clock = TestClock()
     let activity = TaskActivity()
-    let wakes = ClockRecorder<Wake>()
+    let wakes = Recorder<Wake>()
     let effect = startEffect(on: activity) {
       try await clock.sleep(for: .milliseconds(100))
       wakes.append(Wake("tick", clock.now.offset))
@@ -167,7 +168,7 @@ import Testing
   @Test func cancelledSleeperThrowsCancellationErrorAndLeavesTheClock() async {
     let clock = TestClock()
     let activity = TaskActivity()
-    let wakes = ClockRecorder<Wake>()
+    let wakes = Recorder<Wake>()
     let sleeper = startEffect(on: activity) {
       try await clock.sleep(for: .seconds(1))
       wakes.append(Wake("sleeper", clock.now.offset))
@@ -198,7 +199,7 @@ import Testing
     let clock = TestClock()
     let activity = TaskActivity()
     let count = 1_000
-    let woken = ClockRecorder<Int>()
+    let woken = Recorder<Int>()
     let sleepers = (0..<count).map { index in
       startEffect(on: activity) {
         try await clock.sleep(for: .milliseconds(index + 1))
@@ -246,7 +247,7 @@ import Testing
   @Test func concurrentAdvancesWakeEachSleeperOnceInOrder() async throws {
     let clock = TestClock()
     let activity = TaskActivity()
-    let wakes = ClockRecorder<Wake>()
+    let wakes = Recorder<Wake>()
     let sleepers = (1...100).map { index in
       startEffect(on: activity) {
         try await clock.sleep(for: .milliseconds(index))
@@ -269,7 +270,7 @@ import Testing
   @Test func concurrentAdvancesToInstantsNeverMoveTimeBackwards() async throws {
     let clock = TestClock()
     let activity = TaskActivity()
-    let wakes = ClockRecorder<Wake>()
+    let wakes = Recorder<Wake>()
     let sleepers = (1...50).map { index in
       startEffect(on: activity) {
         try await clock.sleep(for: .milliseconds(index))
@@ -277,7 +278,7 @@ import Testing
       }
     }
     await activity.waitUntilQuiescent()
-    let lags = ClockRecorder<Duration>()
+    let lags = Recorder<Duration>()
 
     await withTaskGroup(of: Void.self) { group in
       for target in [30, 10, 50, 20, 40] {
@@ -298,7 +299,7 @@ import Testing
   @Test func runWakesEverySleeperAndReportsDrained() async throws {
     let clock = TestClock()
     let activity = TaskActivity()
-    let wakes = ClockRecorder<Wake>()
+    let wakes = Recorder<Wake>()
     let countdown = startEffect(on: activity) {
       for remaining in (0..<3).reversed() {
         try await clock.sleep(for: .seconds(1))
@@ -317,7 +318,7 @@ import Testing
   @Test func runStopsAfterMaxStepsForEndlessTimer() async {
     let clock = TestClock()
     let activity = TaskActivity()
-    let ticks = ClockRecorder<Duration>()
+    let ticks = Recorder<Duration>()
     let timer = startEffect(on: activity) {
       while true {
         try await clock.sleep(for: .milliseconds(100))
@@ -351,7 +352,7 @@ import Testing
   @Test func advanceFromInsideAnEffectDoesNotWaitForItself() async throws {
     let clock = TestClock()
     let activity = TaskActivity()
-    let log = ClockRecorder<String>()
+    let log = Recorder<String>()
     let sleeper = startEffect(on: activity) {
       try await clock.sleep(for: .seconds(1))
       log.append("woke at \(clock.now.offset)")
@@ -389,7 +390,7 @@ import Testing
     let clock = TestClock()
     let activity = TaskActivity()
     let anyClock: any Clock<Duration> = clock
-    let wakes = ClockRecorder<Wake>()
+    let wakes = Recorder<Wake>()
     let sleeper = startEffect(on: activity) {
       try await anyClock.sleep(for: .seconds(2))
       wakes.append(Wake("sleeper", clock.now.offset))
@@ -405,7 +406,7 @@ import Testing
     let clock = TestClock()
     let activity = TaskActivity()
     let input = AsyncStream<String>.makeStream()
-    let log = ClockRecorder<String>()
+    let log = Recorder<String>()
     let listener = startEffect(on: activity) {
       for await line in input.stream { log.append(line) }
     }

@@ -37,26 +37,13 @@ struct StateDiffer {
       record(.changed, old: old, new: new)
       return
     }
-    let facts = oldFacts
     if Reflection.areBitwiseIdentical(old, new) { return }
-    // The standard collections find their differences directly, which also tells whether they
-    // changed: comparing them with `==` first would walk them twice.
-    if let oldArray = facts.inspectableArray(old), let newArray = facts.inspectableArray(new) {
-      let affixes = oldArray.commonAffixLengths(with: new)
-      compareLists(ListAccess(oldArray), ListAccess(newArray), commonAffixLengths: affixes)
-      return
-    }
-    if let oldDictionary = facts.inspectableDictionary(old),
-      let newDictionary = facts.inspectableDictionary(new),
-      let keyChanges = oldDictionary.keyChanges(comparedTo: new)
-    {
-      compareDictionaries(oldDictionary, newDictionary, keyChanges: keyChanges)
-      return
-    }
-    if let oldSet = facts.inspectableSet(old), let (removed, added) = oldSet.elementChanges(comparedTo: new) {
-      compareSets(removed: removed, added: added)
-      return
-    }
+    compare(old, new, ofOneType: oldFacts)
+  }
+
+  /// Compares two values of the type `facts` describes that are not bitwise identical.
+  private mutating func compare(_ old: Any, _ new: Any, ofOneType facts: TypeFacts) {
+    if compareStandardCollections(old, new, facts: facts) { return }
     let isEqual = facts.isEqual(old, new)
     if isEqual == true { return }
     guard !facts.isLeaf else {
@@ -67,6 +54,38 @@ struct StateDiffer {
       compareParts(oldFields, newFields, old, new)
       return
     }
+    compareReflected(old, new, isEqual: isEqual)
+  }
+
+  /// Compares two standard arrays, dictionaries or sets; returns `false`, comparing nothing, when
+  /// the values are none of them.
+  ///
+  /// The standard collections find their differences directly, which also tells whether they
+  /// changed: comparing them with `==` first would walk them twice.
+  private mutating func compareStandardCollections(_ old: Any, _ new: Any, facts: TypeFacts) -> Bool {
+    if let oldArray = facts.inspectableArray(old), let newArray = facts.inspectableArray(new) {
+      let affixes = oldArray.commonAffixLengths(with: new)
+      compareLists(ListAccess(oldArray), ListAccess(newArray), commonAffixLengths: affixes)
+      return true
+    }
+    if let oldDictionary = facts.inspectableDictionary(old),
+      let newDictionary = facts.inspectableDictionary(new),
+      let keyChanges = oldDictionary.keyChanges(comparedTo: new)
+    {
+      compareDictionaries(oldDictionary, newDictionary, keyChanges: keyChanges)
+      return true
+    }
+    if let oldSet = facts.inspectableSet(old), let (removed, added) = oldSet.elementChanges(comparedTo: new) {
+      compareSets(removed: removed, added: added)
+      return true
+    }
+    return false
+  }
+
+  /// Compares two values that reflection alone can take apart, by their mirrors' display style.
+  ///
+  /// - Parameter isEqual: What the type's `==` said, `nil` when it has none.
+  private mutating func compareReflected(_ old: Any, _ new: Any, isEqual: Bool?) {
     let oldMirror = Mirror(reflecting: old)
     let newMirror = Mirror(reflecting: new)
     switch oldMirror.displayStyle {
@@ -85,18 +104,10 @@ struct StateDiffer {
     case .tuple:
       compareParts(Reflection.elements(ofTuple: oldMirror), Reflection.elements(ofTuple: newMirror), old, new)
     case .collection:
-      let oldList = ListAccess(oldMirror)
-      let newList = ListAccess(newMirror)
-      compareLists(oldList, newList, commonAffixLengths: nil)
+      compareLists(ListAccess(oldMirror), ListAccess(newMirror), commonAffixLengths: nil)
     case .dictionary:
       // An ordered type that reflects as a dictionary: compared entry by entry, in order.
-      let oldEntries = Reflection.entries(ofDictionary: oldMirror).map {
-        Reflection.Part(label: keyText(of: $0.key), value: $0.value)
-      }
-      let newEntries = Reflection.entries(ofDictionary: newMirror).map {
-        Reflection.Part(label: keyText(of: $0.key), value: $0.value)
-      }
-      compareParts(oldEntries, newEntries, old, new)
+      compareParts(orderedEntries(of: oldMirror), orderedEntries(of: newMirror), old, new)
     default:
       if oldMirror.children.isEmpty, newMirror.children.isEmpty {
         if isEqual == false || !StructuralEquality.areEqual(old, new) {
@@ -108,7 +119,13 @@ struct StateDiffer {
     }
   }
 
-  /// Compares two parts of the current values, found at `component`.
+  /// The entries of a value that reflects as a dictionary, labelled with their keys' text.
+  private func orderedEntries(of mirror: Mirror) -> [Reflection.Part] {
+    Reflection.entries(ofDictionary: mirror).map {
+      Reflection.Part(label: keyText(of: $0.key), value: $0.value)
+    }
+  }
+
   private mutating func compare(_ old: Any, _ new: Any, at component: ValuePath.Component) {
     path.components.append(component)
     defer { path.components.removeLast() }

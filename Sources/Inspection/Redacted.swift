@@ -15,9 +15,9 @@
 /// ```
 ///
 /// Encoding writes the string `"<redacted>"`, so a JSON journal never holds the secret; the one
-/// exception is ``StatePersistence``, which keeps the real value in the app's own state file so
-/// that a restart does not lose it. Decoding restores a real value when the input holds one; when it finds the placeholder it
-/// produces ``RedactionPlaceholder/redactedPlaceholder`` if `Value` conforms to
+/// exception is `StatePersistence` (ChroniclePersistence), which keeps the real value in the app's
+/// own state file so that a restart does not lose it. Decoding restores a real value when the
+/// input holds one; when it finds the placeholder it produces ``RedactionPlaceholder/redactedPlaceholder`` if `Value` conforms to
 /// ``RedactionPlaceholder``, and throws `DecodingError.dataCorrupted` otherwise. (A
 /// `Redacted<String>` whose real value is the text `<redacted>` therefore decodes as `""`.)
 @propertyWrapper
@@ -72,7 +72,7 @@ extension Redacted: CustomReflectable {
 
 extension Redacted: Encodable where Value: Encodable {
   /// Encodes the placeholder string `"<redacted>"`, never the value, except for
-  /// ``StatePersistence``, which writes the value itself.
+  /// `StatePersistence` (ChroniclePersistence), which writes the value itself.
   ///
   /// - Parameter encoder: The encoder to write to.
   public func encode(to encoder: any Encoder) throws {
@@ -120,7 +120,8 @@ extension Redacted: Decodable where Value: Decodable {
 }
 
 extension CodingUserInfoKey {
-  /// Set to `true` by ``StatePersistence``: a ``Redacted`` value is encoded and decoded as its
-  /// real value rather than as the placeholder, so that persisted state survives a restart.
+  /// Set to `true` by `StatePersistence` (ChroniclePersistence): a ``Redacted`` value is encoded
+  /// and decoded as its real value rather than as the placeholder, so that persisted state
+  /// survives a restart.
   package static let keepsRedactedValues = CodingUserInfoKey(rawValue: "chronicle.keepsRedactedValues")!
 }

@@ -1,3 +1,5 @@
+import ChronicleLocks
+import ChronicleStore
 import Synchronization
 
 /// Stores that several parts of an app share, looked up by a typed key.

@@ -1,4 +1,4 @@
-import ChronicleStore
+import ChronicleInspection
 import Foundation
 import Testing
 

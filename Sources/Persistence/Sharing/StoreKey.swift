@@ -1,3 +1,5 @@
+import ChronicleStore
+
 /// A typed name for a store shared through a ``StoreRegistry``.
 ///
 /// ```swift

@@ -1,3 +1,4 @@
+import ChronicleLocks
 import Synchronization
 
 /// An async lock that grants turns one at a time, in the order they were asked for.

@@ -1,4 +1,4 @@
-import ChronicleStore
+import ChronicleInspection
 import ChronicleTestSupport
 import Dispatch
 import Testing

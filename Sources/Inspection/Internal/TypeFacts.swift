@@ -1,3 +1,5 @@
+import ChronicleLocks
+
 /// What the printer and the differ know about a value from its type alone, found once per type and
 /// kept for the life of the process.
 ///

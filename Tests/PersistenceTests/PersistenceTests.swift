@@ -1,3 +1,6 @@
+import ChronicleClocks
+import ChronicleInspection
+import ChroniclePersistence
 import ChronicleStore
 import Foundation
 import Testing

@@ -1,4 +1,4 @@
-import ChronicleStore
+import ChronicleInspection
 import Testing
 
 // Fixtures are private to this file so that their names never clash with other tests.

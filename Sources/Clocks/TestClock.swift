@@ -1,3 +1,5 @@
+import ChronicleLocks
+import ChronicleStore
 import Synchronization
 
 /// A clock whose time moves only when a test advances it.
@@ -113,7 +115,7 @@ public final class TestClock: Clock, Sendable {
     case reachedStepLimit
   }
 
-  /// How many times an advance yields after waking a sleeper that no ``TaskActivity`` tracks,
+  /// How many times an advance yields after waking a sleeper that no `TaskActivity` tracks,
   /// to let it run before the next sleeper is chosen.
   private static let yieldsPerUntrackedWake = 64
 

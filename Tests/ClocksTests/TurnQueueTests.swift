@@ -1,12 +1,13 @@
+import ChronicleTestSupport
 import Testing
 
-@testable import ChronicleStore
+@testable import ChronicleClocks
 
 @Suite("Turn queue") struct TurnQueueTests {
   @Test func turnsAreGrantedInTheOrderTheyWereAskedFor() async {
     let turns = TurnQueue()
     #expect(await turns.beginTurn())
-    let order = ClockRecorder<Int>()
+    let order = Recorder<Int>()
     var waiters: [Task<Void, Never>] = []
     for index in 0..<3 {
       waiters.append(

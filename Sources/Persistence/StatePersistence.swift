@@ -1,3 +1,6 @@
+import ChronicleInspection
+import ChronicleLocks
+import ChronicleStore
 import Foundation
 import Synchronization
 
@@ -188,7 +191,11 @@ public final class StatePersistence<State: Codable & Sendable>: Sendable {
         return !pending.scheduled
       }
       if schedule {
-        store.run(self.writeAfterInterval(), as: .timer, label: "persist \(self.fileURL.lastPathComponent)")
+        // The kind ChronicleMiddleware declares as `.timer`: a delayed save is a timer, and
+        // persistence does not depend on the middlewares for its name.
+        store.run(
+          self.writeAfterInterval(), as: Cause.Kind("timer"),
+          label: "persist \(self.fileURL.lastPathComponent)")
       }
     }
   }
