@@ -15,6 +15,7 @@ let package = Package(
     .library(name: "ChronicleStore", targets: ["ChronicleStore"]),
     .library(name: "ChronicleMiddleware", targets: ["ChronicleMiddleware"]),
     .library(name: "ChronicleTracer", targets: ["ChronicleTracer"]),
+    .library(name: "ChronicleFormats", targets: ["ChronicleFormats"]),
     .library(name: "ChronicleTimeTravel", targets: ["ChronicleTimeTravel"]),
     .library(name: "ChronicleTesting", targets: ["ChronicleTesting"]),
     .executable(name: "counter", targets: ["Counter"]),
@@ -30,12 +31,17 @@ let package = Package(
     .target(name: "CChronicleTicks", path: "Sources/CChronicleTicks"),
     .target(
       name: "ChronicleTracer", dependencies: ["ChronicleStore", "CChronicleTicks"], path: "Sources/Tracer"),
+    // Every file format's one reader and one writer, and the viewer; its JSON core is internal.
     .target(
-      name: "ChronicleTimeTravel", dependencies: ["ChronicleStore", "ChronicleTracer"],
+      name: "ChronicleFormats", dependencies: ["ChronicleStore", "ChronicleTracer"], path: "Sources/Formats"),
+    .target(
+      name: "ChronicleTimeTravel", dependencies: ["ChronicleStore", "ChronicleTracer", "ChronicleFormats"],
       path: "Sources/TimeTravel"),
     .target(
       name: "Chronicle",
-      dependencies: ["ChronicleStore", "ChronicleMiddleware", "ChronicleTracer", "ChronicleTimeTravel"],
+      dependencies: [
+        "ChronicleStore", "ChronicleMiddleware", "ChronicleTracer", "ChronicleFormats", "ChronicleTimeTravel",
+      ],
       path: "Sources/Chronicle"
     ),
     .target(
@@ -45,16 +51,20 @@ let package = Package(
     .executableTarget(name: "Stopwatch", dependencies: ["Chronicle"], path: "Examples/Stopwatch"),
     .executableTarget(name: "Todos", dependencies: ["Chronicle"], path: "Examples/Todos"),
     .executableTarget(name: "Demo", dependencies: ["Chronicle"], path: "Examples/Demo"),
-    .executableTarget(name: "ChronicleCLI", dependencies: ["ChronicleTracer"], path: "Sources/ChronicleCLI"),
+    .executableTarget(
+      name: "ChronicleCLI", dependencies: ["ChronicleTracer", "ChronicleFormats"],
+      path: "Sources/ChronicleCLI"),
     // Opens the HTML viewer in headless Chromium (skipped, with a message, where it is missing).
     .testTarget(
-      name: "ViewerTests", dependencies: ["ChronicleStore", "ChronicleTracer"], path: "Tests/ViewerTests"),
+      name: "ViewerTests", dependencies: ["ChronicleStore", "ChronicleTracer", "ChronicleFormats"],
+      path: "Tests/ViewerTests"),
     // Runs the `chronicle` and `chronicle-demo` executables (depending on them gets them built).
     // Its leak test also runs a feature through the logger, TestStore and replay.
     .testTarget(
       name: "CLITests",
       dependencies: [
-        "ChronicleCLI", "Demo", "ChronicleStore", "ChronicleTracer", "ChronicleMiddleware",
+        "ChronicleCLI", "Demo", "ChronicleStore", "ChronicleTracer", "ChronicleFormats",
+        "ChronicleMiddleware",
         "ChronicleTimeTravel",
         "ChronicleTesting",
       ],
@@ -73,18 +83,20 @@ let package = Package(
       name: "TestingTests", dependencies: ["ChronicleStore", "ChronicleTimeTravel", "ChronicleTesting"],
       path: "Tests/TestingTests"),
     .testTarget(
-      name: "TracerTests", dependencies: ["ChronicleStore", "ChronicleTracer", "ChronicleTestSupport"],
+      name: "TracerTests",
+      dependencies: ["ChronicleStore", "ChronicleTracer", "ChronicleFormats", "ChronicleTestSupport"],
       path: "Tests/TracerTests"),
     .testTarget(
       name: "TimeTravelTests",
       dependencies: [
-        "ChronicleStore", "ChronicleTracer", "ChronicleTimeTravel", "ChronicleTesting",
+        "ChronicleStore", "ChronicleTracer", "ChronicleFormats", "ChronicleTimeTravel", "ChronicleTesting",
         "ChronicleTestSupport",
       ],
       path: "Tests/TimeTravelTests"),
     // The child process of TracerTests' crash test: appends to an NDJSON journal until killed.
     .executableTarget(
-      name: "TracerCrashWriter", dependencies: ["ChronicleTracer"], path: "Tests/TracerCrashWriter"),
+      name: "TracerCrashWriter", dependencies: ["ChronicleTracer", "ChronicleFormats"],
+      path: "Tests/TracerCrashWriter"),
   ],
   swiftLanguageModes: [.v6]
 )

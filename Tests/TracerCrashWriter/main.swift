@@ -6,7 +6,7 @@
 //
 // The store's state and actions are `String`s, so that the test can load the file with the
 // same types (a type declared here would have another module name).
-import ChronicleTracer
+import ChronicleFormats
 import Foundation
 
 let arguments = CommandLine.arguments

@@ -3,6 +3,7 @@ import ChronicleTestSupport
 import Foundation
 import Testing
 
+@testable import ChronicleFormats
 @testable import ChronicleTracer
 
 /// A Chrome trace's events as an importer sees them: spans (`X`) and flow ends (`s`, `f`), with

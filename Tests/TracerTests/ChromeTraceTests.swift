@@ -3,6 +3,7 @@ import ChronicleTestSupport
 import Foundation
 import Testing
 
+@testable import ChronicleFormats
 @testable import ChronicleTracer
 
 @Suite struct ChromeTraceTests {

@@ -2,6 +2,7 @@ import ChronicleStore
 import Foundation
 import Testing
 
+@testable import ChronicleFormats
 @testable import ChronicleTracer
 
 /// `JournalDocument` (the viewer's and the command-line tool's loader) checks what the typed

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import ChronicleFormats
 @testable import ChronicleTracer
 
 private let limits = JSONParser.Limits(maxDepth: 128, maxStringBytes: 1 << 20, maxNumberLength: 64)

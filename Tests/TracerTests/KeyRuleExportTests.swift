@@ -2,6 +2,7 @@ import ChronicleStore
 import Foundation
 import Testing
 
+@testable import ChronicleFormats
 @testable import ChronicleTracer
 
 /// A credential as an enum: its payload is written in a nested container keyed by the case.

@@ -1,4 +1,5 @@
 import ChronicleStore
+import ChronicleTracer
 
 /// What a Chrome trace is written from: a recorded journal (its actions redacted as the export
 /// says) or a ``JournalDocument`` read from a file. One builder lays either out, so the library's

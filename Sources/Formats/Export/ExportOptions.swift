@@ -1,4 +1,5 @@
 import ChronicleStore
+import ChronicleTracer
 
 /// How an export writes states and actions.
 public struct ExportOptions: Sendable {

@@ -1,3 +1,5 @@
+import ChronicleTracer
+
 /// Why an export could not be written.
 public enum JournalExportError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The file could not be created or opened; `errno` says why.

@@ -1,4 +1,5 @@
 import ChronicleStore
+import ChronicleTracer
 import Foundation
 
 /// The two import files of the Redux DevTools extension (see docs/formats/redux-devtools.md).

@@ -1,3 +1,5 @@
+import ChronicleTracer
+
 /// What a Redux DevTools file is written from: a recorded journal (its values redacted as the
 /// export says) or a ``JournalDocument`` read from a file. One writer lays either out, so the
 /// library's export and `chronicle convert --to redux` write the same file.

@@ -1,4 +1,5 @@
 import ChronicleStore
+import ChronicleTracer
 
 /// The ranges of the numbers in the journal formats (docs/formats/journal-json.md, "Number
 /// ranges"). Every loader — the typed importers and ``JournalDocument`` — refuses a number

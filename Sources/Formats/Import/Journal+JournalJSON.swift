@@ -1,4 +1,5 @@
 import ChronicleStore
+import ChronicleTracer
 import Foundation
 
 extension Journal where State: Decodable, Action: Decodable {

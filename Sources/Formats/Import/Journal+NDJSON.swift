@@ -1,4 +1,5 @@
 import ChronicleStore
+import ChronicleTracer
 import Foundation
 
 /// What loading an NDJSON journal stream produced.

@@ -1,3 +1,5 @@
+import ChronicleTracer
+
 /// Why a journal file could not be imported. Nothing is imported when one is thrown: imports
 /// build the new journal completely before returning it.
 ///

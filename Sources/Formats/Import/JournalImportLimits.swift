@@ -1,3 +1,5 @@
+import ChronicleTracer
+
 /// Bounds on what an import accepts, so that a corrupt or hostile file fails with
 /// ``JournalImportError/tooLarge(entry:field:limit:)`` or ``JournalImportError/tooDeep(entry:field:limit:)``
 /// instead of exhausting memory or the stack.

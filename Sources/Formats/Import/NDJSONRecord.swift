@@ -1,3 +1,5 @@
+import ChronicleTracer
+
 /// One line of an NDJSON journal stream after its header: an entry or an effect event, still
 /// as JSON (see docs/formats/journal-ndjson.md).
 ///

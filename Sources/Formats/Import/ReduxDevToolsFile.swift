@@ -1,4 +1,5 @@
 import ChronicleStore
+import ChronicleTracer
 
 /// The one reader of a Redux DevTools import file's structure, in either form
 /// (docs/formats/redux-devtools.md), shared by `Journal(reduxDevTools:reducer:)` and

@@ -1,3 +1,4 @@
+import ChronicleTracer
 import Foundation
 
 /// Reads the fields of one JSON object of an imported file, turning every problem into a

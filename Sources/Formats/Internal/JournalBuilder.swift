@@ -1,4 +1,5 @@
 import ChronicleStore
+import ChronicleTracer
 import Foundation
 
 /// Builds a journal's content from the parts of an imported file, validating each one; shared by

@@ -1,4 +1,5 @@
 import ChronicleStore
+import ChronicleTracer
 import Foundation
 
 /// The names and shapes shared by the Journal JSON and NDJSON formats (docs/formats/).

@@ -1,4 +1,5 @@
 import ChronicleStore
+import ChronicleTracer
 
 /// Finds, from one state to the next, the redacted values that changed, so that an export can say
 /// so without writing either value: both sides are `"<redacted>"` in the JSON, where a diff of

@@ -1,4 +1,5 @@
 import ChronicleStore
+import ChronicleTracer
 
 /// JSON text for values written outside a journal (the states of a generated test), with the
 /// redaction every export applies: a value marked as sensitive, or selected by the policy, is

@@ -1,3 +1,5 @@
+import ChronicleTracer
+
 /// How the elements of two versions of an array correspond, for ``StatePatch/between(_:_:)``.
 ///
 /// Elements are matched by identity when every element of both arrays is an object with an `id`

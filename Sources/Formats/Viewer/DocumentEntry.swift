@@ -1,3 +1,5 @@
+import ChronicleTracer
+
 /// One entry of a ``JournalDocument``: a recorded action, without the app's types.
 public struct DocumentEntry: Sendable, Hashable {
   /// The entry's index in the journal.

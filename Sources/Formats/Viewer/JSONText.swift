@@ -1,3 +1,5 @@
+import ChronicleTracer
+
 /// JSON text for people: indented, with keys in the order the file has them.
 enum JSONText {
   /// `value` indented by two spaces per level.

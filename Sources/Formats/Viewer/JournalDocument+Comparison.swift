@@ -1,3 +1,5 @@
+import ChronicleTracer
+
 extension JournalDocument {
   /// The state after the entry at `position` as compact JSON text (one line), or `nil` when the
   /// file does not hold it.

@@ -1,3 +1,4 @@
+import ChronicleTracer
 import Foundation
 
 extension JournalDocument {

@@ -1,4 +1,5 @@
 import ChronicleStore
+import ChronicleTracer
 
 extension JournalDocument {
   /// A document read from a Redux DevTools import file in either form (docs/formats/redux-devtools.md),

@@ -1,3 +1,4 @@
+import ChronicleTracer
 import Foundation
 
 /// An exported journal read without the app's types: what the HTML viewer and the `chronicle`

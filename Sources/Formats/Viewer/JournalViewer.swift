@@ -1,3 +1,4 @@
+import ChronicleTracer
 import Foundation
 
 /// Writes the HTML journal viewer: one self-contained file (inline CSS and JavaScript, nothing

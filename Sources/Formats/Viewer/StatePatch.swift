@@ -1,3 +1,5 @@
+import ChronicleTracer
+
 /// One change between two JSON states: the value at `path` became `value` (`nil`: removed), or,
 /// with `inserts`, `value` was inserted into the array at the path's last index.
 ///

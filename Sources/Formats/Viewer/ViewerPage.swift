@@ -1,3 +1,5 @@
+import ChronicleTracer
+
 /// The viewer page's HTML, CSS and script, into which ``JournalViewer`` puts the data.
 enum ViewerPage {
   /// The template with its placeholders filled in one pass over the template: the text put in
