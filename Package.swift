@@ -82,10 +82,24 @@ let package = Package(
     .testTarget(
       name: "TestingTests", dependencies: ["ChronicleStore", "ChronicleTimeTravel", "ChronicleTesting"],
       path: "Tests/TestingTests"),
+    // The counter feature the tracer and formats tests record (not a product).
+    .target(
+      name: "TracerFixtures", dependencies: ["ChronicleStore", "ChronicleTracer", "ChronicleTestSupport"],
+      path: "Tests/TracerFixtures"),
     .testTarget(
       name: "TracerTests",
-      dependencies: ["ChronicleStore", "ChronicleTracer", "ChronicleFormats", "ChronicleTestSupport"],
+      dependencies: [
+        "ChronicleStore", "ChronicleTracer", "ChronicleFormats", "ChronicleTestSupport", "TracerFixtures",
+      ],
       path: "Tests/TracerTests"),
+    // The readers and writers of every format, the JSON core directly, and the crash, fuzz and
+    // bad-input suites.
+    .testTarget(
+      name: "FormatsTests",
+      dependencies: [
+        "ChronicleStore", "ChronicleTracer", "ChronicleFormats", "ChronicleTestSupport", "TracerFixtures",
+      ],
+      path: "Tests/FormatsTests"),
     .testTarget(
       name: "TimeTravelTests",
       dependencies: [
@@ -93,7 +107,7 @@ let package = Package(
         "ChronicleTestSupport",
       ],
       path: "Tests/TimeTravelTests"),
-    // The child process of TracerTests' crash test: appends to an NDJSON journal until killed.
+    // The child process of FormatsTests' crash test: appends to an NDJSON journal until killed.
     .executableTarget(
       name: "TracerCrashWriter", dependencies: ["ChronicleTracer", "ChronicleFormats"],
       path: "Tests/TracerCrashWriter"),

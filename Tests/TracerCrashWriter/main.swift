@@ -1,4 +1,4 @@
-// A child process for TracerTests' crash test: it records a store into an NDJSON file sink,
+// A child process for FormatsTests' crash test: it records a store into an NDJSON file sink,
 // forever, with large lines, and prints "ready" once the file holds a given number of entries.
 // The test kills it with SIGKILL while it appends, then loads the file.
 //

@@ -1,18 +1,22 @@
 import ChronicleStore
 import ChronicleTestSupport
+import ChronicleTracer
 import Foundation
 import Synchronization
 
-@testable import ChronicleTracer
+/// The counter feature the tracer and formats tests record.
+public struct Counter: Reducer {
+  public struct State: Equatable, Sendable, Codable {
+    public var count = 0
+    public var log: [String] = []
 
-/// The counter feature the tracer tests record.
-struct Counter: Reducer {
-  struct State: Equatable, Sendable, Codable {
-    var count = 0
-    var log: [String] = []
+    public init(count: Int = 0, log: [String] = []) {
+      self.count = count
+      self.log = log
+    }
   }
 
-  enum Action: Equatable, Sendable, Codable {
+  public enum Action: Equatable, Sendable, Codable {
     case increment
     case decrement
     case add(Int)
@@ -23,9 +27,13 @@ struct Counter: Reducer {
     case fail
   }
 
-  struct Failure: Error {}
+  public struct Failure: Error {
+    public init() {}
+  }
 
-  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+  public init() {}
+
+  public func reduce(into state: inout State, action: Action) -> Effect<Action> {
     switch action {
     case .increment:
       state.count += 1
@@ -53,11 +61,11 @@ struct Counter: Reducer {
   }
 }
 
-typealias CounterJournal = Journal<Counter.State, Counter.Action>
-typealias CounterStore = Store<Counter.State, Counter.Action>
+public typealias CounterJournal = Journal<Counter.State, Counter.Action>
+public typealias CounterStore = Store<Counter.State, Counter.Action>
 
 /// A store recording into a new journal, with the probe last.
-func makeTracedStore(
+public func makeTracedStore(
   _ configuration: CounterJournal.Configuration = .init(),
   middleware: [AnyMiddleware<Counter.State, Counter.Action>] = [],
   probe: Bool = true
@@ -72,7 +80,7 @@ func makeTracedStore(
 
 /// A middleware that records the state after each action that reached the reducer, keyed by
 /// sequence number: the live states a journal must reproduce.
-func liveStates(
+public func liveStates(
   into recorder: Recorder<(UInt64, Counter.State)>
 ) -> AnyMiddleware<Counter.State, Counter.Action> {
   AnyMiddleware(name: "liveStates") { action, context, next in

@@ -1,6 +1,7 @@
 import ChronicleStore
 import Foundation
 import Testing
+import TracerFixtures
 
 @testable import ChronicleFormats
 @testable import ChronicleTracer
@@ -61,8 +62,8 @@ private enum Reading: Codable, Sendable, Equatable { case value(Double) }
     let data = journal.snapshot().journalJSON()
     #expect(
       throws: JournalImportError.typeMismatch(
-        .state, expected: "TracerTests.OtherState", found: "TracerTests.Counter.State",
-        difference: "expected type TracerTests.OtherState, found TracerTests.Counter.State")
+        .state, expected: "FormatsTests.OtherState", found: "TracerFixtures.Counter.State",
+        difference: "expected type FormatsTests.OtherState, found TracerFixtures.Counter.State")
     ) {
       try Journal<OtherState, Counter.Action>(journalJSON: data, reducer: Reduce { _, _ in .none })
     }
@@ -70,7 +71,7 @@ private enum Reading: Codable, Sendable, Equatable { case value(Double) }
       try Journal<Counter.State, String>(journalJSON: data, reducer: Reduce { _, _ in .none })
     } throws: { error in
       guard
-        case .typeMismatch(.action, "Swift.String", "TracerTests.Counter.Action", _) = error
+        case .typeMismatch(.action, "Swift.String", "TracerFixtures.Counter.Action", _) = error
           as? JournalImportError
       else { return false }
       return true
@@ -89,7 +90,7 @@ private enum Reading: Codable, Sendable, Equatable { case value(Double) }
         return false
       }
       return difference
-        == "TracerTests.Counter.State changed: the file has limit: Int that TracerTests.Counter.State does not"
+        == "TracerFixtures.Counter.State changed: the file has limit: Int that TracerFixtures.Counter.State does not"
     }
   }
 

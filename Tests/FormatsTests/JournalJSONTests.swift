@@ -1,6 +1,7 @@
 import ChronicleStore
 import Foundation
 import Testing
+import TracerFixtures
 
 @testable import ChronicleFormats
 @testable import ChronicleTracer
@@ -43,11 +44,11 @@ func recordedRun(checkpointInterval: Int = 3) async -> (CounterJournal, CounterS
         "state", "action", "origin", "checkpointInterval", "firstIndex", "entryCount", "effectCount",
       ])
     let state = try #require(meta["state"] as? [String: Any])
-    #expect(state["type"] as? String == "TracerTests.Counter.State")
+    #expect(state["type"] as? String == "TracerFixtures.Counter.State")
     #expect(state["shape"] as? String == "count: Int, log: Array<String>")
     #expect(state["encodable"] as? Bool == true)
     let action = try #require(meta["action"] as? [String: Any])
-    #expect(action["type"] as? String == "TracerTests.Counter.Action")
+    #expect(action["type"] as? String == "TracerFixtures.Counter.Action")
     #expect(meta["checkpointInterval"] as? Int == 3)
     #expect(meta["firstIndex"] as? Int == 0)
     #expect(meta["entryCount"] as? Int == 9)
