@@ -146,56 +146,45 @@ extension JournalImportError {
   }
 }
 
-/// Decodes states and actions from JSON values with `JSONDecoder`, reporting failures as
-/// ``JournalImportError``s that name the field.
+/// Decodes states and actions from the JSON values of an imported file with
+/// ``JSONValueDecoder``, reporting failures as ``JournalImportError``s that name the field.
 struct TypedDecoder {
-  private let decoder = JSONDecoder()
+  private let decoder = JSONValueDecoder()
 
   func decode<Value: Decodable>(
     _ type: Value.Type, from value: JSONValue, path: FieldPath
   )
     throws(JournalImportError) -> Value
   {
-    let data = Data(JSONWriter.serialize(value))
     do {
-      return try decoder.decode(Value.self, from: data)
-    } catch let DecodingError.dataCorrupted(context) where context.codingPath.isEmpty {
-      // The document passed the strict parser, so what JSONDecoder calls invalid JSON is a number
-      // no Swift number type holds (it says nothing more): find it to name its field.
-      let (field, number) = Self.outOfRangeNumber(in: value, path: path) ?? (path, context.debugDescription)
-      throw .numberOutOfRange(entry: field.entryIndex, field: field.description, value: number)
+      return try decoder.decode(Value.self, from: value)
     } catch let error as DecodingError {
-      throw Self.importError(error, path: path, type: Value.self)
+      throw Self.importError(error, in: value, path: path, type: Value.self)
     } catch {
       throw .invalidValue(entry: path.entryIndex, field: path.description, reason: "\(error)")
     }
   }
 
-  /// The first number under `value` that neither `Int64`, `UInt64` nor a finite `Double` holds.
-  private static func outOfRangeNumber(in value: JSONValue, path: FieldPath) -> (FieldPath, String)? {
-    switch value {
-    case .number(let text):
-      if Int64(text) != nil || UInt64(text) != nil { return nil }
-      let isInteger = text.utf8.allSatisfy { $0 == UInt8(ascii: "-") || ($0 >= 0x30 && $0 <= 0x39) }
-      if !isInteger, let double = Double(text), double.isFinite { return nil }
-      return (path, text)
-    case .array(let elements):
-      for (index, element) in elements.enumerated() {
-        if let found = outOfRangeNumber(in: element, path: path.appending(index: index)) { return found }
+  /// The value at `codingPath` under `root`, for naming a number out of range by its text.
+  private static func value(at codingPath: [any CodingKey], in root: JSONValue) -> JSONValue? {
+    var value = root
+    for key in codingPath {
+      switch value {
+      case .object(let members):
+        guard let member = members.first(where: { $0.key == key.stringValue }) else { return nil }
+        value = member.value
+      case .array(let elements):
+        guard let index = key.intValue, elements.indices.contains(index) else { return nil }
+        value = elements[index]
+      default:
+        return nil
       }
-      return nil
-    case .object(let members):
-      for member in members {
-        if let found = outOfRangeNumber(in: member.value, path: path.appending(member.key)) { return found }
-      }
-      return nil
-    default:
-      return nil
     }
+    return value
   }
 
   private static func importError(
-    _ error: DecodingError, path: FieldPath, type: Any.Type
+    _ error: DecodingError, in root: JSONValue, path: FieldPath, type: Any.Type
   ) -> JournalImportError {
     func fieldPath(_ codingPath: [any CodingKey]) -> FieldPath {
       var result = path
@@ -224,13 +213,13 @@ struct TypedDecoder {
       return .missingField(entry: field.entryIndex, field: field.description)
     case .dataCorrupted(let context):
       let field = fieldPath(context.codingPath)
+      if context.debugDescription.hasPrefix("Parsed JSON number"),
+        case .number(let text)? = value(at: context.codingPath, in: root)
+      {
+        return .numberOutOfRange(entry: field.entryIndex, field: field.description, value: text)
+      }
       var reason = context.debugDescription
       if let underlying = context.underlyingError { reason += " (\(underlying))" }
-      // JSONDecoder says so in words only: "Number 1e400 is not representable in Swift",
-      // "Parsed JSON number <300> does not fit in Int8".
-      if reason.contains("does not fit") || reason.contains("not representable") {
-        return .numberOutOfRange(entry: field.entryIndex, field: field.description, value: reason)
-      }
       return .invalidValue(entry: field.entryIndex, field: field.description, reason: reason)
     @unknown default:
       return .invalidValue(entry: path.entryIndex, field: path.description, reason: "\(error)")
