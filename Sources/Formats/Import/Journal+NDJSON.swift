@@ -74,6 +74,7 @@ struct NDJSONLoader<State: Decodable & Sendable, Action: Decodable & Sendable> {
   private var pendingOffset = 0
   private var lineNumber = 0
   private var totalBytes = 0
+  private var scratch = JSONParser.Scratch()
 
   init(configuration: Journal<State, Action>.Configuration, limits: JournalImportLimits) {
     self.configuration = configuration
@@ -86,16 +87,8 @@ struct NDJSONLoader<State: Decodable & Sendable, Action: Decodable & Sendable> {
     guard totalBytes <= limits.maxBytes else {
       throw .tooLarge(entry: nil, field: "(document)", limit: limits.maxBytes)
     }
-    var start = 0
-    while let newline = block[start...].firstIndex(of: UInt8(ascii: "\n")) {
-      if pending.isEmpty {
-        try line(Array(block[start..<newline]), offset: blockStart + start)
-      } else {
-        pending.append(contentsOf: block[start..<newline])
-        try line(pending, offset: pendingOffset)
-        pending.removeAll(keepingCapacity: true)
-      }
-      start = newline + 1
+    let start = try block.withUnsafeBufferPointer { (block) throws(JournalImportError) in
+      try completeLines(of: block, at: blockStart)
     }
     guard start < block.count else { return }
     if pending.isEmpty { pendingOffset = blockStart + start }
@@ -105,22 +98,41 @@ struct NDJSONLoader<State: Decodable & Sendable, Action: Decodable & Sendable> {
     }
   }
 
-  private mutating func line(_ bytes: [UInt8], offset: Int) throws(JournalImportError) {
-    lineNumber += 1
-    try bytes.withUnsafeBufferPointer { (line) throws(JournalImportError) in
-      try readLine(line, offset: offset)
+  /// Reads the lines of `block` that end in it, read in place (the first one after what
+  /// ``pending`` holds); returns where the rest of the block begins.
+  private mutating func completeLines(
+    of block: UnsafeBufferPointer<UInt8>, at blockStart: Int
+  ) throws(JournalImportError) -> Int {
+    var start = 0
+    while let newline = block[start...].firstIndex(of: UInt8(ascii: "\n")) {
+      if pending.isEmpty {
+        try line(UnsafeBufferPointer(rebasing: block[start..<newline]), offset: blockStart + start)
+      } else {
+        pending.append(contentsOf: block[start..<newline])
+        let line = pending
+        try line.withUnsafeBufferPointer { (line) throws(JournalImportError) in
+          try self.line(line, offset: pendingOffset)
+        }
+        pending.removeAll(keepingCapacity: true)
+      }
+      start = newline + 1
     }
+    return start
   }
 
-  private mutating func readLine(_ line: UnsafeBufferPointer<UInt8>, offset: Int) throws(JournalImportError) {
+  private mutating func line(_ line: UnsafeBufferPointer<UInt8>, offset: Int) throws(JournalImportError) {
+    lineNumber += 1
     guard try NDJSONRecord.hasContent(line, lineNumber: lineNumber, limits: limits) else { return }
-    guard var builder else {
+    // Taken out, not copied: a copy would share the journal content's storage, and the first
+    // entry added would copy it.
+    guard var builder = builder.take() else {
       builder = try header(line, offset: offset)
       return
     }
+    defer { self.builder = builder }
     let record = try NDJSONRecord.read(
       line, lineNumber: lineNumber, byteOffset: offset, entries: builder.entryCount,
-      effects: builder.eventCount, limits: limits)
+      effects: builder.eventCount, limits: limits, scratch: &scratch)
     switch record {
     case .entry(let value):
       try builder.addEntry(
@@ -129,7 +141,6 @@ struct NDJSONLoader<State: Decodable & Sendable, Action: Decodable & Sendable> {
     case .effect(let value):
       try builder.addEvent(value, path: FieldPath([.key("effects"), .index(builder.eventCount)]))
     }
-    self.builder = builder
   }
 
   private func header(

@@ -27,9 +27,22 @@ enum NDJSONRecord {
     _ line: UnsafeBufferPointer<UInt8>, lineNumber: Int, byteOffset: Int, entries: Int, effects: Int,
     limits: JournalImportLimits
   ) throws(JournalImportError) -> NDJSONRecord {
+    var scratch = JSONParser.Scratch()
+    return try read(
+      line, lineNumber: lineNumber, byteOffset: byteOffset, entries: entries, effects: effects,
+      limits: limits,
+      scratch: &scratch)
+  }
+
+  /// Reads a line (see ``read(_:lineNumber:byteOffset:entries:effects:limits:)``) with the
+  /// parser's scratch space of the lines before.
+  static func read(
+    _ line: UnsafeBufferPointer<UInt8>, lineNumber: Int, byteOffset: Int, entries: Int, effects: Int,
+    limits: JournalImportLimits, scratch: inout JSONParser.Scratch
+  ) throws(JournalImportError) -> NDJSONRecord {
     let value: JSONValue
     do throws(JSONParser.Failure) {
-      value = try JSONParser.parse(line, limits: limits.parser)
+      value = try JSONParser.parse(line, limits: limits.parser, scratch: &scratch)
     } catch {
       var failure = error
       failure.path = placed(failure.path, entries: entries, effects: effects, line: lineNumber)

@@ -30,7 +30,7 @@ struct FieldReader {
   /// The value of `key`, `nil` when absent (a `null` counts as present).
   func optional(_ key: String) -> JSONValue? {
     if let positions { return positions[key].map { members[$0].value } }
-    return members.first { $0.key == key }?.value
+    return members.value(of: key)
   }
 
   func required(_ key: String) throws(JournalImportError) -> JSONValue {
@@ -106,14 +106,56 @@ struct FieldReader {
       throw .wrongType(
         entry: path.entryIndex, field: path.description, expected: "integer", found: value.typeName)
     }
-    guard text.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || ($0 >= 0x30 && $0 <= 0x39) }) else {
+    switch wholeNumber(text, as: Integer.self) {
+    case .value(let integer): return integer
+    case .outOfRange: throw .numberOutOfRange(entry: path.entryIndex, field: path.description, value: text)
+    case .notWhole:
       throw .wrongType(
         entry: path.entryIndex, field: path.description, expected: "integer", found: "number \(text)")
     }
-    guard let integer = Integer(text) else {
-      throw .numberOutOfRange(entry: path.entryIndex, field: path.description, value: text)
+  }
+
+  enum WholeNumber<Integer> {
+    case value(Integer)
+    case outOfRange
+    /// A fraction or an exponent.
+    case notWhole
+  }
+
+  /// The parser's text of a number as an `Integer`, in one pass over its bytes (every entry has
+  /// half a dozen integers; `Integer(text)` after a check of the characters took two).
+  static func wholeNumber<Integer: FixedWidthInteger>(
+    _ text: String, as type: Integer.Type
+  ) -> WholeNumber<Integer> {
+    let result = text.utf8.withContiguousStorageIfAvailable { bytes -> WholeNumber<Integer> in
+      let negative = bytes.first == UInt8(ascii: "-")
+      var value: Integer = 0
+      var overflow = false
+      for byte in bytes.dropFirst(negative ? 1 : 0) {
+        guard byte >= 0x30 && byte <= 0x39 else { return .notWhole }
+        let digit = Integer(byte &- 0x30)
+        let (shifted, overflowMultiplying) = value.multipliedReportingOverflow(by: 10)
+        let (next, overflowAdding) =
+          negative ? shifted.subtractingReportingOverflow(digit) : shifted.addingReportingOverflow(digit)
+        overflow = overflow || overflowMultiplying || overflowAdding
+        value = next
+      }
+      return overflow ? .outOfRange : .value(value)
     }
-    return integer
+    if let result { return result }
+    if !text.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || ($0 >= 0x30 && $0 <= 0x39) }) { return .notWhole }
+    return Integer(text).map { .value($0) } ?? .outOfRange
+  }
+}
+
+extension [JSONMember] {
+  /// The value of the member named `key`, by a scan. Keys of other lengths are passed over
+  /// without comparing their text: most keys differ in length, and a failed `==` of two strings
+  /// costs a call into the standard library each.
+  func value(of key: String) -> JSONValue? {
+    let length = key.utf8.count
+    for member in self where member.key.utf8.count == length && member.key == key { return member.value }
+    return nil
   }
 }
 

@@ -47,6 +47,12 @@ struct JSONParser {
   private var position = 0
   private var depth = 0
   private var path = FieldPath()
+  /// The members and elements of the objects and arrays being read, innermost last: each
+  /// container is copied out once, at its end, into an array of its exact size, rather than
+  /// grown (and reallocated) member by member. Kept across values, so reading entry after entry
+  /// allocates no scratch space.
+  private var memberStack: [JSONMember] = []
+  private var elementStack: [JSONValue] = []
 
   init(bytes: UnsafeBufferPointer<UInt8>, limits: Limits, basePath: FieldPath = FieldPath()) {
     self.bytes = bytes
@@ -61,6 +67,31 @@ struct JSONParser {
     throws(Failure) -> JSONValue
   {
     var parser = JSONParser(bytes: bytes, limits: limits, basePath: path)
+    parser.skipWhitespace()
+    let value = try parser.parseValue()
+    parser.skipWhitespace()
+    if parser.position < bytes.count { throw parser.failure(.trailingData) }
+    return value
+  }
+
+  /// The scratch space of a parser, handed from one document to the next: a reader of many
+  /// small documents (an NDJSON stream's lines) then allocates none of it after the first.
+  struct Scratch {
+    fileprivate var members: [JSONMember] = []
+    fileprivate var elements: [JSONValue] = []
+  }
+
+  /// Parses one JSON document that fills `bytes`, with the scratch space of the documents before.
+  static func parse(
+    _ bytes: UnsafeBufferPointer<UInt8>, limits: Limits, path: FieldPath = FieldPath(), scratch: inout Scratch
+  ) throws(Failure) -> JSONValue {
+    var parser = JSONParser(bytes: bytes, limits: limits, basePath: path)
+    swap(&parser.memberStack, &scratch.members)
+    swap(&parser.elementStack, &scratch.elements)
+    defer {
+      swap(&parser.memberStack, &scratch.members)
+      swap(&parser.elementStack, &scratch.elements)
+    }
     parser.skipWhitespace()
     let value = try parser.parseValue()
     parser.skipWhitespace()
@@ -165,14 +196,15 @@ struct JSONParser {
   private mutating func parseObject() throws(Failure) -> JSONValue {
     try enter()
     position += 1
-    var members: [JSONMember] = []
-    var keys = Set<String>()
     skipWhitespace()
     if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
       position += 1
       depth -= 1
-      return .object(members)
+      return .object([])
     }
+    let first = memberStack.count
+    defer { memberStack.removeLast(memberStack.count - first) }
+    var keys = Set<String>()
     while true {
       skipWhitespace()
       guard position < bytes.count else { throw failure(.unexpectedEnd) }
@@ -181,10 +213,11 @@ struct JSONParser {
       let key = try parseString()
       // Most objects are small: a scan is cheaper than hashing every key.
       let duplicate: Bool
-      if members.count < 16 {
-        duplicate = members.contains { $0.key == key }
+      let count = memberStack.count - first
+      if count < 16 {
+        duplicate = memberStack[first...].contains { $0.key == key }
       } else {
-        if keys.isEmpty { keys = Set(members.map(\.key)) }
+        if keys.isEmpty { keys = Set(memberStack[first...].map(\.key)) }
         duplicate = !keys.insert(key).inserted
       }
       if duplicate {
@@ -198,28 +231,29 @@ struct JSONParser {
       path.components.append(.key(key))
       let value = try parseValue()
       path.components.removeLast()
-      members.append(JSONMember(key, value))
-      if try endOfMember(closing: UInt8(ascii: "}")) { return .object(members) }
+      memberStack.append(JSONMember(key, value))
+      if try endOfMember(closing: UInt8(ascii: "}")) { return .object(Array(memberStack[first...])) }
     }
   }
 
   private mutating func parseArray() throws(Failure) -> JSONValue {
     try enter()
     position += 1
-    var elements: [JSONValue] = []
     skipWhitespace()
     if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
       position += 1
       depth -= 1
-      return .array(elements)
+      return .array([])
     }
+    let first = elementStack.count
+    defer { elementStack.removeLast(elementStack.count - first) }
     while true {
       skipWhitespace()
-      path.components.append(.index(elements.count))
+      path.components.append(.index(elementStack.count - first))
       let value = try parseValue()
       path.components.removeLast()
-      elements.append(value)
-      if try endOfMember(closing: UInt8(ascii: "]")) { return .array(elements) }
+      elementStack.append(value)
+      if try endOfMember(closing: UInt8(ascii: "]")) { return .array(Array(elementStack[first...])) }
     }
   }
 
@@ -285,9 +319,40 @@ struct JSONParser {
   private mutating func parseString() throws(Failure) -> String {
     let start = position
     position += 1
-    // Fast path: no escapes. Scan and validate, then decode once.
+    // Fast path: no escapes. Scan and validate, then decode once, straight from the input.
+    while position < bytes.count {
+      let byte = bytes[position]
+      if byte == UInt8(ascii: "\"") {
+        let length = position - start - 1
+        if length > limits.maxStringBytes {
+          position = start
+          throw failure(.stringTooLong(limit: limits.maxStringBytes))
+        }
+        position += 1
+        return String(
+          decoding: UnsafeBufferPointer(rebasing: bytes[(start + 1)..<(position - 1)]), as: UTF8.self)
+      }
+      if byte == UInt8(ascii: "\\") { break }
+      if byte < 0x20 {
+        throw failure(.unexpectedByte(byte))
+      } else if byte < 0x80 {
+        position += 1
+      } else {
+        try skipUTF8Scalar()
+      }
+      if position - start - 1 > rawStringLimit {
+        position = start
+        throw failure(.stringTooLong(limit: limits.maxStringBytes))
+      }
+    }
+    return try parseEscapedString(from: start)
+  }
+
+  /// The string that opens at `start`, read up to `position` already (valid, without escapes),
+  /// then on through its escapes.
+  private mutating func parseEscapedString(from start: Int) throws(Failure) -> String {
     var output: [UInt8] = []
-    var runStart = position
+    var runStart = start + 1
     while true {
       guard position < bytes.count else { throw failure(.unexpectedEnd) }
       let byte = bytes[position]

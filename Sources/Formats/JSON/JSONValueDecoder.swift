@@ -142,10 +142,11 @@ private enum Scalar {
     _ value: JSONValue, path: some CodingPathSource
   ) throws -> Integer {
     guard case .number(let text) = value else { throw mismatch(Integer.self, value, path) }
-    if let integer = Integer(text) { return integer }
-    let isInteger = text.utf8.allSatisfy { $0 == UInt8(ascii: "-") || ($0 >= 0x30 && $0 <= 0x39) }
-    if !isInteger, let double = Double(text), double.isFinite, let integer = Integer(exactly: double) {
-      return integer
+    switch FieldReader.wholeNumber(text, as: Integer.self) {
+    case .value(let integer): return integer
+    case .outOfRange: break
+    case .notWhole:
+      if let double = Double(text), double.isFinite, let integer = Integer(exactly: double) { return integer }
     }
     throw DecodingError.dataCorrupted(
       DecodingError.Context(
@@ -275,13 +276,20 @@ private struct KeyedTreeContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
 
   var codingPath: [any CodingKey] { decoder.codingPath }
 
-  var allKeys: [Key] { members.compactMap { Key(stringValue: $0.key) } }
+  var allKeys: [Key] {
+    // Synthesized enum decoding asks for every case's payload: reserved, not grown.
+    var keys: [Key] = []
+    keys.reserveCapacity(members.count)
+    for member in members {
+      if let key = Key(stringValue: member.key) { keys.append(key) }
+    }
+    return keys
+  }
 
   private func find(_ key: Key) -> JSONValue? {
     let name = key.stringValue
     if let positions { return positions[name].map { members[$0].value } }
-    for member in members where member.key == name { return member.value }
-    return nil
+    return members.value(of: name)
   }
 
   private func value(for key: Key) throws -> JSONValue {
