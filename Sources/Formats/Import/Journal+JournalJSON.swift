@@ -59,66 +59,48 @@ extension Journal where State: Decodable, Action: Decodable {
     _ bytes: UnsafeBufferPointer<UInt8>, configuration: Configuration, limits: JournalImportLimits
   ) throws(JournalImportError) -> JournalContent<State, Action> {
     var parser = JSONParser(bytes: bytes, limits: limits.parser)
-    func step<T>(_ body: (inout JSONParser) throws(JSONParser.Failure) -> T) throws(JournalImportError) -> T {
-      do throws(JSONParser.Failure) {
-        return try body(&parser)
-      } catch {
-        throw JournalImportError(error)
-      }
-    }
     guard parser.peek(UInt8(ascii: "{")) else {
-      _ = try step { parser throws(JSONParser.Failure) in try parser.parseValue() }
+      _ = try step(&parser) { parser throws(JSONParser.Failure) in try parser.parseValue() }
       throw .wrongFormat(expected: JournalWireFormat.journalFormat, found: nil)
     }
-    try step { parser throws(JSONParser.Failure) in try parser.beginObject() }
+    try step(&parser) { parser throws(JSONParser.Failure) in try parser.beginObject() }
     var header: [String: JSONValue] = [:]
     var seen = Set<String>()
     var builder: JournalBuilder<State, Action>?
     var heldLists: [(key: String, elements: [JSONValue])] = []
-    var counts = (entries: 0, effects: 0)
+    var entryCount = 0
     var first = true
-    while let key = try step({ parser throws(JSONParser.Failure) in try parser.nextMember(first: first) }) {
+    while let key = try step(
+      &parser, { parser throws(JSONParser.Failure) in try parser.nextMember(first: first) })
+    {
       first = false
       guard seen.insert(key).inserted else {
         throw .duplicateKey(entry: nil, field: "(document)", key: key)
       }
       if key == "entries" || key == "effects" {
-        if builder == nil, header["format"] != nil, header["version"] != nil, header["meta"] != nil,
-          header["baseState"] != nil
-        {
+        if builder == nil, ["format", "version", "meta", "baseState"].allSatisfy({ header[$0] != nil }) {
           builder = try makeBuilder(header, configuration: configuration, limits: limits)
         }
-        if builder != nil, try step({ parser throws(JSONParser.Failure) in parser.peek(UInt8(ascii: "[")) }),
+        if builder != nil,
+          try step(&parser, { parser throws(JSONParser.Failure) in parser.peek(UInt8(ascii: "[")) }),
           var current = builder.take()
         {
-          try step { parser throws(JSONParser.Failure) in try parser.beginArray() }
-          var index = 0
-          while try step({ parser throws(JSONParser.Failure) in try parser.nextElement(index: index) }) {
-            let element = try step { parser throws(JSONParser.Failure) in try parser.parseValue() }
-            parser.endMember()
-            let path = FieldPath([.key(key), .index(index)])
-            if key == "entries" {
-              try current.addEntry(element, path: path)
-            } else {
-              try current.addEvent(element, path: path)
-            }
-            index += 1
-          }
+          let count = try streamList(key, into: &current, parser: &parser)
+          if key == "entries" { entryCount = count }
           builder = current
-          if key == "entries" { counts.entries = index } else { counts.effects = index }
         } else {
-          let value = try step { parser throws(JSONParser.Failure) in try parser.parseValue() }
+          let value = try step(&parser) { parser throws(JSONParser.Failure) in try parser.parseValue() }
           guard case .array(let elements) = value else {
             throw .wrongType(entry: nil, field: key, expected: "array", found: value.typeName)
           }
           heldLists.append((key, elements))
         }
       } else {
-        header[key] = try step { parser throws(JSONParser.Failure) in try parser.parseValue() }
+        header[key] = try step(&parser) { parser throws(JSONParser.Failure) in try parser.parseValue() }
       }
       parser.endMember()
     }
-    try step { parser throws(JSONParser.Failure) in try parser.finish() }
+    try step(&parser) { parser throws(JSONParser.Failure) in try parser.finish() }
 
     var finished: JournalBuilder<State, Action>
     if let built = builder.take() {
@@ -126,28 +108,73 @@ extension Journal where State: Decodable, Action: Decodable {
     } else {
       finished = try makeBuilder(header, configuration: configuration, limits: limits)
     }
-    for list in heldLists.sorted(by: { $0.key > $1.key }) {  // entries before effects
+    entryCount += try addHeldLists(heldLists, to: &finished)
+    guard seen.contains("entries") else { throw .missingField(entry: nil, field: "entries") }
+    guard seen.contains("effects") else { throw .missingField(entry: nil, field: "effects") }
+    try checkEntryCount(header, read: entryCount)
+    return finished.content
+  }
+
+  /// Runs one step of `parser`, reporting its failure as the import's error.
+  private static func step<Result>(
+    _ parser: inout JSONParser, _ body: (inout JSONParser) throws(JSONParser.Failure) -> Result
+  ) throws(JournalImportError) -> Result {
+    do throws(JSONParser.Failure) {
+      return try body(&parser)
+    } catch {
+      throw JournalImportError(error)
+    }
+  }
+
+  /// Reads the array of `key` (`entries` or `effects`) element by element into `builder`;
+  /// returns how many it held.
+  private static func streamList(
+    _ key: String, into builder: inout JournalBuilder<State, Action>, parser: inout JSONParser
+  ) throws(JournalImportError) -> Int {
+    try step(&parser) { parser throws(JSONParser.Failure) in try parser.beginArray() }
+    var index = 0
+    while try step(&parser, { parser throws(JSONParser.Failure) in try parser.nextElement(index: index) }) {
+      let element = try step(&parser) { parser throws(JSONParser.Failure) in try parser.parseValue() }
+      parser.endMember()
+      let path = FieldPath([.key(key), .index(index)])
+      if key == "entries" {
+        try builder.addEntry(element, path: path)
+      } else {
+        try builder.addEvent(element, path: path)
+      }
+      index += 1
+    }
+    return index
+  }
+
+  /// Adds the lists read before the header, entries before effects; returns how many entries.
+  private static func addHeldLists(
+    _ lists: [(key: String, elements: [JSONValue])], to builder: inout JournalBuilder<State, Action>
+  ) throws(JournalImportError) -> Int {
+    var entries = 0
+    for list in lists.sorted(by: { $0.key > $1.key }) {
       for (index, element) in list.elements.enumerated() {
         let path = FieldPath([.key(list.key), .index(index)])
         if list.key == "entries" {
-          try finished.addEntry(element, path: path)
-          counts.entries += 1
+          try builder.addEntry(element, path: path)
+          entries += 1
         } else {
-          try finished.addEvent(element, path: path)
+          try builder.addEvent(element, path: path)
         }
       }
     }
-    guard seen.contains("entries") else { throw .missingField(entry: nil, field: "entries") }
-    guard seen.contains("effects") else { throw .missingField(entry: nil, field: "effects") }
+    return entries
+  }
+
+  /// Refuses a document whose `meta.entryCount` differs from the entries it holds.
+  private static func checkEntryCount(_ header: [String: JSONValue], read: Int) throws(JournalImportError) {
     guard let metaValue = header["meta"] else { throw .missingField(entry: nil, field: "meta") }
     let meta = try FieldReader(metaValue, path: FieldPath([.key("meta")]))
     let declared = try meta.integer("entryCount", in: JournalNumberRange.indices)
-    guard declared == counts.entries else {
+    guard declared == read else {
       throw .invalidValue(
-        entry: nil, field: "meta.entryCount",
-        reason: "says \(declared) entries, the file has \(counts.entries)")
+        entry: nil, field: "meta.entryCount", reason: "says \(declared) entries, the file has \(read)")
     }
-    return finished.content
   }
 
   /// Checks the header members and sets up the builder with the base state.

@@ -49,7 +49,10 @@ package struct FileInput: ~Copyable {
   func read(upTo count: Int) throws(JournalImportError) -> [UInt8] {
     var buffer = [UInt8](repeating: 0, count: count)
     while true {
-      let read = buffer.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress!, count) }
+      // An empty buffer has no address: reading nothing is the end of nothing.
+      let read = buffer.withUnsafeMutableBytes { bytes in
+        bytes.baseAddress.map { systemRead(descriptor, $0, count) } ?? 0
+      }
       if read < 0 {
         if errno == EINTR { continue }
         throw .unreadableFile(path: path, errno: errno)
@@ -68,8 +71,9 @@ package struct FileInput: ~Copyable {
     var filled = 0
     var failure: Int32 = 0
     data.withUnsafeMutableBytes { buffer in
+      guard let start = buffer.baseAddress else { return }
       while filled < buffer.count {
-        let read = systemRead(file.descriptor, buffer.baseAddress! + filled, buffer.count - filled)
+        let read = systemRead(file.descriptor, start + filled, buffer.count - filled)
         if read < 0 {
           if errno == EINTR { continue }
           failure = errno
