@@ -39,10 +39,11 @@ extension FieldReader {
   /// An integer within `range`: out of it (or out of `Integer`'s own range) is
   /// ``JournalImportError/numberOutOfRange(entry:field:value:)``.
   static func integer<Integer: FixedWidthInteger>(
-    _ value: JSONValue, path: FieldPath, in range: ClosedRange<Integer>
+    _ value: JSONValue, path: @autoclosure () -> FieldPath, in range: ClosedRange<Integer>
   ) throws(JournalImportError) -> Integer {
-    let integer: Integer = try integer(value, path: path)
+    let integer: Integer = try integer(value, path: path())
     guard range.contains(integer) else {
+      let path = path()
       throw .numberOutOfRange(
         entry: path.entryIndex, field: path.description,
         value: "\(integer) (valid: \(range.lowerBound)…\(range.upperBound))")

@@ -3,18 +3,33 @@ import Foundation
 
 /// Reads the fields of one JSON object of an imported file, turning every problem into a
 /// ``JournalImportError`` that names the field.
+///
+/// Paths are built only for errors: an entry reads a dozen fields, and a path appended to for
+/// each would cost an array each.
 struct FieldReader {
-  let path: FieldPath
+  /// The path of the object, or of its parent when `key` is set.
+  private let basePath: FieldPath
+  /// The object's key in its parent, for a reader made by ``object(_:)``.
+  private let key: String?
   private let members: [JSONMember]
   /// The members' positions by key, for large objects only: most are small enough to scan.
   private let positions: [String: Int]?
 
+  /// Where the object is.
+  var path: FieldPath { key.map { basePath.appending($0) } ?? basePath }
+
   init(_ value: JSONValue, path: FieldPath) throws(JournalImportError) {
+    try self.init(value, basePath: path, key: nil)
+  }
+
+  private init(_ value: JSONValue, basePath: FieldPath, key: String?) throws(JournalImportError) {
     guard case .object(let members) = value else {
+      let path = key.map { basePath.appending($0) } ?? basePath
       throw .wrongType(
         entry: path.entryIndex, field: path.description, expected: "object", found: value.typeName)
     }
-    self.path = path
+    self.basePath = basePath
+    self.key = key
     self.members = members
     if members.count > 16 {
       var positions: [String: Int] = [:]
@@ -41,7 +56,10 @@ struct FieldReader {
   }
 
   func object(_ key: String) throws(JournalImportError) -> FieldReader {
-    try FieldReader(required(key), path: path.appending(key))
+    let value = try required(key)
+    return self.key == nil
+      ? try FieldReader(value, basePath: basePath, key: key)
+      : try FieldReader(value, path: path.appending(key))
   }
 
   func string(_ key: String) throws(JournalImportError) -> String {
@@ -88,8 +106,11 @@ struct FieldReader {
       entry: field.entryIndex, field: field.description, expected: expected, found: found.typeName)
   }
 
-  static func string(_ value: JSONValue, path: FieldPath) throws(JournalImportError) -> String {
+  static func string(
+    _ value: JSONValue, path: @autoclosure () -> FieldPath
+  ) throws(JournalImportError) -> String {
     guard case .string(let text) = value else {
+      let path = path()
       throw .wrongType(
         entry: path.entryIndex, field: path.description, expected: "string", found: value.typeName)
     }
@@ -98,18 +119,22 @@ struct FieldReader {
 
   /// An integer written without fraction or exponent, within `Integer`'s range.
   static func integer<Integer: FixedWidthInteger>(
-    _ value: JSONValue, path: FieldPath
+    _ value: JSONValue, path: @autoclosure () -> FieldPath
   ) throws(JournalImportError)
     -> Integer
   {
     guard case .number(let text) = value else {
+      let path = path()
       throw .wrongType(
         entry: path.entryIndex, field: path.description, expected: "integer", found: value.typeName)
     }
     switch wholeNumber(text, as: Integer.self) {
     case .value(let integer): return integer
-    case .outOfRange: throw .numberOutOfRange(entry: path.entryIndex, field: path.description, value: text)
+    case .outOfRange:
+      let path = path()
+      throw .numberOutOfRange(entry: path.entryIndex, field: path.description, value: text)
     case .notWhole:
+      let path = path()
       throw .wrongType(
         entry: path.entryIndex, field: path.description, expected: "integer", found: "number \(text)")
     }
@@ -194,15 +219,16 @@ struct TypedDecoder {
   private let decoder = JSONValueDecoder()
 
   func decode<Value: Decodable>(
-    _ type: Value.Type, from value: JSONValue, path: FieldPath
+    _ type: Value.Type, from value: JSONValue, path: @autoclosure () -> FieldPath
   )
     throws(JournalImportError) -> Value
   {
     do {
       return try decoder.decode(Value.self, from: value)
     } catch let error as DecodingError {
-      throw Self.importError(error, in: value, path: path, type: Value.self)
+      throw Self.importError(error, in: value, path: path(), type: Value.self)
     } catch {
+      let path = path()
       throw .invalidValue(entry: path.entryIndex, field: path.description, reason: "\(error)")
     }
   }
