@@ -18,6 +18,7 @@ let package = Package(
     .library(name: "ChroniclePersistence", targets: ["ChroniclePersistence"]),
     .library(name: "ChronicleMiddleware", targets: ["ChronicleMiddleware"]),
     .library(name: "ChronicleTracer", targets: ["ChronicleTracer"]),
+    .library(name: "ChronicleFormats", targets: ["ChronicleFormats"]),
     .library(name: "ChronicleTimeTravel", targets: ["ChronicleTimeTravel"]),
     .library(name: "ChronicleTesting", targets: ["ChronicleTesting"]),
     .executable(name: "counter", targets: ["Counter"]),
@@ -54,14 +55,19 @@ let package = Package(
       name: "ChronicleTracer",
       dependencies: ["ChronicleStore", "ChronicleInspection", "ChronicleLocks", "CChronicleTicks"],
       path: "Sources/Tracer"),
+    // Every file format's one reader and one writer, and the viewer; its JSON core is internal.
+    .target(
+      name: "ChronicleFormats",
+      dependencies: ["ChronicleStore", "ChronicleInspection", "ChronicleLocks", "ChronicleTracer"],
+      path: "Sources/Formats"),
     .target(
       name: "ChronicleTimeTravel",
-      dependencies: ["ChronicleStore", "ChronicleInspection", "ChronicleLocks", "ChronicleTracer"],
+      dependencies: ["ChronicleStore", "ChronicleInspection", "ChronicleLocks", "ChronicleTracer", "ChronicleFormats"],
       path: "Sources/TimeTravel"),
     .target(
       name: "Chronicle",
       dependencies: [
-        "ChronicleInspection", "ChronicleStore", "ChronicleMiddleware", "ChronicleTracer",
+        "ChronicleInspection", "ChronicleStore", "ChronicleMiddleware", "ChronicleTracer", "ChronicleFormats",
         "ChronicleTimeTravel", "ChronicleClocks", "ChroniclePersistence",
       ],
       path: "Sources/Chronicle"
@@ -77,16 +83,20 @@ let package = Package(
     .executableTarget(name: "Stopwatch", dependencies: ["Chronicle"], path: "Examples/Stopwatch"),
     .executableTarget(name: "Todos", dependencies: ["Chronicle"], path: "Examples/Todos"),
     .executableTarget(name: "Demo", dependencies: ["Chronicle"], path: "Examples/Demo"),
-    .executableTarget(name: "ChronicleCLI", dependencies: ["ChronicleTracer"], path: "Sources/ChronicleCLI"),
+    .executableTarget(
+      name: "ChronicleCLI", dependencies: ["ChronicleTracer", "ChronicleFormats"],
+      path: "Sources/ChronicleCLI"),
     // Opens the HTML viewer in headless Chromium (skipped, with a message, where it is missing).
     .testTarget(
-      name: "ViewerTests", dependencies: ["ChronicleStore", "ChronicleTracer"], path: "Tests/ViewerTests"),
+      name: "ViewerTests", dependencies: ["ChronicleStore", "ChronicleTracer", "ChronicleFormats"],
+      path: "Tests/ViewerTests"),
     // Runs the `chronicle` and `chronicle-demo` executables (depending on them gets them built).
     // Its leak test also runs a feature through the logger, TestStore and replay.
     .testTarget(
       name: "CLITests",
       dependencies: [
-        "ChronicleCLI", "Demo", "ChronicleStore", "ChronicleTracer", "ChronicleMiddleware",
+        "ChronicleCLI", "Demo", "ChronicleStore", "ChronicleTracer", "ChronicleFormats",
+        "ChronicleMiddleware",
         "ChronicleTimeTravel",
         "ChronicleTesting",
       ],
@@ -125,20 +135,36 @@ let package = Package(
         "ChronicleStore", "ChronicleTimeTravel", "ChronicleTesting", "ChronicleClocks", "ChronicleMiddleware",
       ],
       path: "Tests/TestingTests"),
+    // The counter feature the tracer and formats tests record (not a product).
+    .target(
+      name: "TracerFixtures", dependencies: ["ChronicleStore", "ChronicleTracer", "ChronicleTestSupport"],
+      path: "Tests/TracerFixtures"),
     .testTarget(
       name: "TracerTests",
-      dependencies: ["ChronicleStore", "ChronicleTracer", "ChronicleTestSupport", "ChronicleMiddleware"],
+      dependencies: [
+        "ChronicleStore", "ChronicleTracer", "ChronicleFormats", "ChronicleTestSupport", "TracerFixtures",
+        "ChronicleMiddleware",
+      ],
       path: "Tests/TracerTests"),
+    // The readers and writers of every format, the JSON core directly, and the crash, fuzz and
+    // bad-input suites.
+    .testTarget(
+      name: "FormatsTests",
+      dependencies: [
+        "ChronicleStore", "ChronicleTracer", "ChronicleFormats", "ChronicleTestSupport", "TracerFixtures",
+      ],
+      path: "Tests/FormatsTests"),
     .testTarget(
       name: "TimeTravelTests",
       dependencies: [
-        "ChronicleStore", "ChronicleTracer", "ChronicleTimeTravel", "ChronicleTesting",
+        "ChronicleStore", "ChronicleTracer", "ChronicleFormats", "ChronicleTimeTravel", "ChronicleTesting",
         "ChronicleTestSupport", "ChronicleMiddleware",
       ],
       path: "Tests/TimeTravelTests"),
-    // The child process of TracerTests' crash test: appends to an NDJSON journal until killed.
+    // The child process of FormatsTests' crash test: appends to an NDJSON journal until killed.
     .executableTarget(
-      name: "TracerCrashWriter", dependencies: ["ChronicleTracer"], path: "Tests/TracerCrashWriter"),
+      name: "TracerCrashWriter", dependencies: ["ChronicleTracer", "ChronicleFormats"],
+      path: "Tests/TracerCrashWriter"),
   ],
   swiftLanguageModes: [.v6]
 )

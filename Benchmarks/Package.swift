@@ -29,6 +29,7 @@ let package = Package(
         .product(name: "ChronicleStore", package: library),
         .product(name: "ChronicleMiddleware", package: library),
         .product(name: "ChronicleTracer", package: library),
+        .product(name: "ChronicleFormats", package: library),
         .product(name: "ChronicleTimeTravel", package: library),
       ],
       path: "Benchmarks/StoreBenchmarks",

@@ -44,6 +44,7 @@ HOLDINGS = {}
 GROWTH = {}
 EXPORTS = {}
 VIEWER = {}
+IMPORTS = {}
 for line in open(log, errors="replace"):
     # ViewerBenchmarks.swift: every sample's CPU and wall time, the page's size, the peak memory.
     found = re.search(r"chronicle-viewer: (\S+) entries (\d+) bytes (\d+) cpu ([\d,]+) wall ([\d,]+) peak (\d+)", line)
@@ -58,6 +59,12 @@ for line in open(log, errors="replace"):
     found = re.search(r"chronicle-journal: (\S+) holds .* resident growth (-?\d+), peak (\d+)", line)
     if found:
         GROWTH[found.group(1)] = [int(found.group(2)), int(found.group(3))]
+    # ImportBenchmarks.swift: every import's CPU time and every python3 reading's, same file.
+    found = re.search(r"chronicle-import: (\S+) entries (\d+) bytes (\d+) cpu ([\d,]+) python ([\d,]+)", line)
+    if found:
+        IMPORTS[found.group(1)] = (int(found.group(2)), int(found.group(3)),
+                                   [int(x) for x in found.group(4).split(",")],
+                                   [int(x) for x in found.group(5).split(",")])
     found = re.search(r"chronicle-export: (\S+) wrote (\d+) bytes, (\d+) entries in (\d+) ns, "
                       r"resident before (\d+), peak (\d+)", line)
     if found:
@@ -73,6 +80,8 @@ ACTIONS_PER_ITERATION = {"replay/verify": JOURNAL_LENGTH, "journal/memory-1MB-st
                          # ExportBenchmarks.swift: one export, or one recording, per iteration.
                          "export/journal-json": JOURNAL_LENGTH, "export/ndjson-stream-100k": 100_000,
                          "export/ndjson-stream-1000k": JOURNAL_LENGTH,
+                         # ImportBenchmarks.swift: five imports of 1,000,000 entries per iteration.
+                         "import/journal-json-1M": 5 * JOURNAL_LENGTH, "import/ndjson-1M": 5 * JOURNAL_LENGTH,
                          # WorstCaseBenchmarks.swift: one recording of 1,000,000 actions of the
                          # 100 KB state per iteration; 100 jumps (9,999 entries replayed each), or 50
                          # undos (9,998) and 50 redos (9,999), per iteration.
@@ -291,6 +300,20 @@ if exports:
         met = growth < 8
         print(f"  NDJSON streaming: peak resident {growth:+.1f} MB from 100,000 to 1,000,000 entries "
               f"(must not grow with the entries: {'met' if met else 'NOT met'})")
+        verdicts.append(met)
+    print()
+# Imports (issue 12): CPU time against Python's `json` reading the same file in the same run
+# (json.load for Journal JSON, json.loads per line for NDJSON); target: at most 0.5 of it.
+if IMPORTS:
+    print("imports (CPU s median [min-max] of the samples; python3 timed by itself, start-up excluded)")
+    for name, (entries, size, cpu, python) in sorted(IMPORTS.items()):
+        ours, theirs = sorted(c / 1e9 for c in cpu), sorted(c / 1e9 for c in python)
+        median, reference = ours[len(ours) // 2], theirs[len(theirs) // 2]
+        met = median <= 0.5 * reference
+        print(f"  {name:<34} {entries:>9,} entries, {size / 1e6:.0f} MB: CPU {median:.2f} s "
+              f"[{ours[0]:.2f}-{ours[-1]:.2f}], python3 {reference:.2f} s [{theirs[0]:.2f}-{theirs[-1]:.2f}] "
+              f"over {len(ours)} samples each: {median / reference:.2f}× python (target 0.5: "
+              f"{'met' if met else 'NOT met'})")
         verdicts.append(met)
     print()
 # The viewer (issue 12): CPU seconds to write the page (median and range of the samples), its size,

@@ -1,5 +1,6 @@
 // `import Chronicle` brings in the whole toolkit.
 @_exported import ChronicleClocks
+@_exported import ChronicleFormats
 @_exported import ChronicleInspection
 @_exported import ChronicleMiddleware
 @_exported import ChroniclePersistence

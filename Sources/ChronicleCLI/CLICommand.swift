@@ -1,4 +1,4 @@
-import ChronicleTracer
+import ChronicleFormats
 import Foundation
 
 /// One `chronicle` command, parsed from the command line.

@@ -1,4 +1,4 @@
-import ChronicleTracer
+import ChronicleFormats
 import Foundation
 
 /// Why a `chronicle` command failed, in words for the terminal.

@@ -1,4 +1,4 @@
-import ChronicleTracer
+import ChronicleFormats
 
 /// `chronicle compare A B`: the first entry, position by position, where two journals differ in
 /// their action or in the state after it, with the differences from A to B as `diff` prints them.

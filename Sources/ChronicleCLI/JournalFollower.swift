@@ -1,4 +1,4 @@
-import ChronicleTracer
+import ChronicleFormats
 import Foundation
 import Synchronization
 

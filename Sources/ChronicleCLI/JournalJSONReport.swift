@@ -1,4 +1,4 @@
-import ChronicleTracer
+import ChronicleFormats
 
 /// What `summary`, `show` and `filter` print with `--json`: one JSON object on one line, its
 /// shape documented in README ("chronicle --json"). Members are always present (`null` when the

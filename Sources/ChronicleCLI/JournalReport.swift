@@ -1,4 +1,4 @@
-import ChronicleTracer
+import ChronicleFormats
 import Foundation
 
 /// The text the `chronicle` commands print.

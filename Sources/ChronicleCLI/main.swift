@@ -2,7 +2,7 @@
 // types, and summarises, shows, diffs, filters, compares, follows and converts them. Exit status:
 // 0 done, 1 a file could not be read or written, 2 the command line is wrong; `compare` exits as
 // cmp does (0 the same, 1 different, 2 trouble).
-import ChronicleTracer
+import ChronicleFormats
 import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -1,1 +1,3 @@
+@_exported import ChronicleFormats
+@_exported import ChronicleStore
 @_exported import ChronicleTracer

@@ -1,3 +1,4 @@
+import ChronicleFormats
 import ChronicleStore
 import ChronicleTracer
 import Foundation

@@ -1,3 +1,4 @@
+import ChronicleFormats
 import ChronicleMiddleware
 import ChronicleStore
 import ChronicleTesting

@@ -1,3 +1,4 @@
+import ChronicleFormats
 import ChronicleStore
 import ChronicleTimeTravel
 import ChronicleTracer
@@ -22,6 +23,22 @@ import Testing
     }
     #expect(throws: JournalImportError.notARegularFile(path: url.path)) {
       _ = try Replay.verify(ndjson: url, reducer: Tally())
+    }
+  }
+
+  @Test func aRecordedStateThatDoesNotDecodeIsATypedErrorNamingItsField() throws {
+    let json = String(
+      decoding: recordedJournal().snapshot().journalJSON(options: ExportOptions(states: .everyEntry)),
+      as: UTF8.self)
+    let state = try #require(json.range(of: #""state":{"count":3,"#))
+    let corrupt = json.replacingCharacters(in: state, with: #""state":{"count":"three","#)
+    #expect {
+      _ = try Replay.verify(journalJSON: Data(corrupt.utf8), reducer: Tally())
+    } throws: { error in
+      guard case .wrongType(1, "entries[1].state.count", "Int", _) = error as? JournalImportError else {
+        return false
+      }
+      return true
     }
   }
 

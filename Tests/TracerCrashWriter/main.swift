@@ -1,4 +1,4 @@
-// A child process for TracerTests' crash test: it records a store into an NDJSON file sink,
+// A child process for FormatsTests' crash test: it records a store into an NDJSON file sink,
 // forever, with large lines, and prints "ready" once the file holds a given number of entries.
 // The test kills it with SIGKILL while it appends, then loads the file.
 //
@@ -6,7 +6,7 @@
 //
 // The store's state and actions are `String`s, so that the test can load the file with the
 // same types (a type declared here would have another module name).
-import ChronicleTracer
+import ChronicleFormats
 import Foundation
 
 let arguments = CommandLine.arguments

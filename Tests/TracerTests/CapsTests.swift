@@ -2,6 +2,7 @@ import ChronicleStore
 import ChronicleTestSupport
 import Foundation
 import Testing
+import TracerFixtures
 
 @testable import ChronicleTracer
 

@@ -1,7 +1,9 @@
 import ChronicleStore
 import Foundation
 import Testing
+import TracerFixtures
 
+@testable import ChronicleFormats
 @testable import ChronicleTracer
 
 @Suite struct ConcurrencyTests {

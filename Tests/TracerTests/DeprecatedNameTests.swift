@@ -1,7 +1,9 @@
+import ChronicleFormats
 import ChronicleStore
 import ChronicleTestSupport
 import Foundation
 import Testing
+import TracerFixtures
 
 @testable import ChronicleTracer
 

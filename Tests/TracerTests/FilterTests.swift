@@ -1,6 +1,7 @@
 import ChronicleStore
 import Foundation
 import Testing
+import TracerFixtures
 
 @testable import ChronicleTracer
 

@@ -1,7 +1,9 @@
+import ChronicleFormats
 import ChronicleStore
 import ChronicleTracer
 import Foundation
 import Testing
+import TracerFixtures
 
 extension Cause.Kind {
   /// A kind no Chronicle module declares, as an app declares its own.

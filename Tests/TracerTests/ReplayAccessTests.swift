@@ -1,5 +1,6 @@
 import ChronicleStore
 import Testing
+import TracerFixtures
 
 @testable import ChronicleTracer
 

@@ -3,6 +3,7 @@ import ChronicleTestSupport
 import Foundation
 import Testing
 
+@testable import ChronicleFormats
 @testable import ChronicleTracer
 
 /// Adds each action to the state, and notes the tracer clock's reading at each call.

@@ -2,6 +2,7 @@ import ChronicleStore
 import Foundation
 import Testing
 
+@testable import ChronicleFormats
 @testable import ChronicleTracer
 
 /// A sign-in form whose password must never reach the extension, and whose submit starts an

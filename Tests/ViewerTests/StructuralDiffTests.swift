@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import ChronicleFormats
 @testable import ChronicleTracer
 
 private func item(_ id: Int, _ title: String, done: Bool = false) -> JSONValue {

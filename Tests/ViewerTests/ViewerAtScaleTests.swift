@@ -2,6 +2,7 @@ import ChronicleStore
 import Foundation
 import Testing
 
+@testable import ChronicleFormats
 @testable import ChronicleTracer
 
 /// A list of 200 identified items; each action changes, appends or removes one.

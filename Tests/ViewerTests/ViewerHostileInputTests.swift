@@ -2,6 +2,7 @@ import ChronicleStore
 import Foundation
 import Testing
 
+@testable import ChronicleFormats
 @testable import ChronicleTracer
 
 /// A tree as deep as its actions make it: `.deepen(n)` replaces the state with a chain of `n`

@@ -2,6 +2,7 @@ import ChronicleStore
 import Foundation
 import Testing
 
+@testable import ChronicleFormats
 @testable import ChronicleTracer
 
 /// A small app whose password must never reach the viewer.

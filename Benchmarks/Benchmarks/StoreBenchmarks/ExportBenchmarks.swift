@@ -9,6 +9,7 @@
 // about four.
 
 import Benchmark
+import ChronicleFormats
 import ChronicleStore
 import ChronicleTracer
 import Foundation

@@ -204,6 +204,7 @@ let benchmarks: @Sendable () -> Void = {
   registerMiddlewareBenchmarks()
   registerTimeTravelBenchmarks()
   registerExportBenchmarks()
+  registerImportBenchmarks()
   registerWorstCaseBenchmarks()
   registerViewerBenchmarks()
 }

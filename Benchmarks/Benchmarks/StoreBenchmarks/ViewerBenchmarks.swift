@@ -6,6 +6,7 @@
 // resident memory (Linux `VmHWM`).
 
 import Benchmark
+import ChronicleFormats
 import ChronicleStore
 import ChronicleTracer
 import Foundation

@@ -1,3 +1,4 @@
+import ChronicleFormats
 import ChronicleStore
 import ChronicleTracer
 import Foundation
@@ -159,7 +160,7 @@ public enum Replay {
   ) throws(JournalImportError) -> ReplayReport<R.State, R.Action>
   where R.State: Equatable & Decodable, R.Action: Decodable {
     let journal = try Journal<R.State, R.Action>(journalJSON: data, reducer: reducer, limits: limits)
-    let states = try RecordedStates<R.State>.read(journalJSON: data)
+    let states = try RecordedEntryStates.read(journalJSON: data, as: R.State.self, limits: limits)
     return verify(journal.snapshot(), reducer: reducer, statesAfter: states)
   }
 

@@ -51,7 +51,7 @@ extension Cause.Kind {
   // that the hot path neither looks them up nor hashes the name.
   /// The kind as entries store it.
   @inlinable
-  var code: UInt16 {
+  package var code: UInt16 {
     switch rawValue {
     case "user": 0
     case "effect": 1
@@ -65,7 +65,7 @@ extension Cause.Kind {
   }
 
   /// The kind stored under `code`.
-  init(code: UInt16) {
+  package init(code: UInt16) {
     self = CauseKindCodes.kind(for: code)
   }
 }

@@ -4,25 +4,25 @@
 /// O(chunks), and appending after a snapshot never moves the elements the snapshot reads.
 /// Dropping from the front releases whole chunks; truncating copies at most one chunk.
 @usableFromInline
-struct ChunkedList<Element>: @unchecked Sendable {
+package struct ChunkedList<Element>: @unchecked Sendable {
   // `@unchecked Sendable`: see `Chunk`. A list value is only ever read by the thread that owns
   // it, and the slots it covers are immutable.
 
-  @usableFromInline var chunks: [Chunk<Element>] = []
+  @usableFromInline package var chunks: [Chunk<Element>] = []
   /// The last chunk, which appends go to: kept apart so that appending does not go through the
   /// array.
-  @usableFromInline var tail: Chunk<Element>?
+  @usableFromInline package var tail: Chunk<Element>?
   /// The absolute index of the first slot of `chunks[0]`.
-  @usableFromInline var chunkBase = 0
+  @usableFromInline package var chunkBase = 0
   /// The absolute index of the first element.
-  @usableFromInline var startIndex = 0
+  @usableFromInline package var startIndex = 0
   /// The absolute index past the last element.
-  @usableFromInline var endIndex = 0
-  @usableFromInline let shift: Int
+  @usableFromInline package var endIndex = 0
+  @usableFromInline package let shift: Int
 
   /// - Parameter chunkCapacity: Slots per chunk, rounded up to a power of two.
   @usableFromInline
-  init(chunkCapacity: Int, startIndex: Int = 0) {
+  package init(chunkCapacity: Int, startIndex: Int = 0) {
     var shift = 0
     while 1 << shift < max(chunkCapacity, 1) { shift += 1 }
     self.shift = shift
@@ -31,12 +31,12 @@ struct ChunkedList<Element>: @unchecked Sendable {
     self.endIndex = startIndex
   }
 
-  @inlinable var count: Int { endIndex - startIndex }
-  @inlinable var isEmpty: Bool { startIndex == endIndex }
-  var indices: Range<Int> { startIndex..<endIndex }
+  @inlinable package var count: Int { endIndex - startIndex }
+  @inlinable package var isEmpty: Bool { startIndex == endIndex }
+  package var indices: Range<Int> { startIndex..<endIndex }
 
   @inlinable
-  subscript(index: Int) -> Element {
+  package subscript(index: Int) -> Element {
     precondition(index >= startIndex && index < endIndex, "index \(index) out of \(startIndex)..<\(endIndex)")
     let offset = index - chunkBase
     return chunks[offset >> shift].slots[offset & ((1 << shift) - 1)]
@@ -47,7 +47,7 @@ struct ChunkedList<Element>: @unchecked Sendable {
   ///
   /// Inlinable, so that the loop is specialized with `body` inlined in it (a replay's reducer).
   @inlinable
-  func forEach(in range: Range<Int>, _ body: (Element) -> Void) {
+  package func forEach(in range: Range<Int>, _ body: (Element) -> Void) {
     precondition(
       range.isEmpty || (range.lowerBound >= startIndex && range.upperBound <= endIndex),
       "range \(range) out of \(startIndex)..<\(endIndex)")
@@ -67,7 +67,7 @@ struct ChunkedList<Element>: @unchecked Sendable {
   }
 
   @inlinable
-  mutating func append(_ element: Element) {
+  package mutating func append(_ element: Element) {
     // Unretained: `chunks` keeps the tail alive; `if let tail` retained and released it.
     if tail != nil, Unmanaged.passUnretained(tail.unsafelyUnwrapped)._withUnsafeGuaranteedRef({ !$0.isFull })
     {
@@ -80,7 +80,7 @@ struct ChunkedList<Element>: @unchecked Sendable {
 
   /// Adds an empty chunk at the end and returns it.
   @usableFromInline
-  mutating func appendChunk() -> Chunk<Element> {
+  package mutating func appendChunk() -> Chunk<Element> {
     let chunk = Chunk<Element>(capacity: 1 << shift)
     chunks.append(chunk)
     tail = chunk
@@ -88,7 +88,7 @@ struct ChunkedList<Element>: @unchecked Sendable {
   }
 
   /// Drops the elements before `index`.
-  mutating func removeFirst(upTo index: Int) {
+  package mutating func removeFirst(upTo index: Int) {
     let index = min(max(index, startIndex), endIndex)
     startIndex = index
     let wholeChunks = (index - chunkBase) >> shift
@@ -104,7 +104,7 @@ struct ChunkedList<Element>: @unchecked Sendable {
   }
 
   /// Drops the elements from `index` on.
-  mutating func removeLast(from index: Int) {
+  package mutating func removeLast(from index: Int) {
     let index = min(max(index, startIndex), endIndex)
     guard index < endIndex else { return }
     let offset = index - chunkBase
@@ -125,7 +125,7 @@ struct ChunkedList<Element>: @unchecked Sendable {
   }
 
   /// Removes everything and restarts at `index`.
-  mutating func reset(startingAt index: Int) {
+  package mutating func reset(startingAt index: Int) {
     chunks.removeAll()
     tail = nil
     chunkBase = index

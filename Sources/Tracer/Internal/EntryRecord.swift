@@ -6,34 +6,34 @@ import ChronicleStore
 /// one-byte action takes 64 bytes (checked by a test). The field order is the layout order:
 /// 8-byte fields first, the action last, so a small action packs into the tail padding.
 @usableFromInline
-struct EntryRecord<Action> {
+package struct EntryRecord<Action> {
   /// The store's sequence number.
-  @usableFromInline var sequence: UInt64
+  @usableFromInline package var sequence: UInt64
   /// Monotonic nanoseconds since the journal's origin, when the tracer received the action.
-  @usableFromInline var time: Int64
+  @usableFromInline package var time: Int64
   /// Wall-clock nanoseconds since the journal's origin wall time.
-  @usableFromInline var wallTime: Int64
+  @usableFromInline package var wallTime: Int64
   /// The sequence number of the cause's parent; 0 when there is none.
-  @usableFromInline var parent: UInt64
+  @usableFromInline package var parent: UInt64
   /// The serial number of the effect that sent the action; 0 when there is none.
-  @usableFromInline var effect: UInt64
+  @usableFromInline package var effect: UInt64
   /// Nanoseconds spent in the rest of the chain and the reducer, saturated.
-  @usableFromInline var chainNanos: UInt32
+  @usableFromInline package var chainNanos: UInt32
   /// Nanoseconds spent in the reducer, saturated; `unknownDuration` without a probe.
-  @usableFromInline var reducerNanos: UInt32
+  @usableFromInline package var reducerNanos: UInt32
   /// Nanoseconds from `time` to the start of the reducer; `unknownDuration` without a probe.
-  @usableFromInline var reducerOffsetNanos: UInt32
+  @usableFromInline package var reducerOffsetNanos: UInt32
   /// Code of the context label in the journal's string table.
-  @usableFromInline var context: UInt32
+  @usableFromInline package var context: UInt32
   /// Code of the cause's label in the journal's string table.
-  @usableFromInline var causeLabel: UInt32
+  @usableFromInline package var causeLabel: UInt32
   /// The cause's kind, as its code in ``CauseKindCodes``.
-  @usableFromInline var causeKind: UInt16
-  @usableFromInline var flags: EntryFlags
-  @usableFromInline var action: Action
+  @usableFromInline package var causeKind: UInt16
+  @usableFromInline package var flags: EntryFlags
+  @usableFromInline package var action: Action
 
   @inlinable
-  init(
+  package init(
     sequence: UInt64, time: Int64, wallTime: Int64, parent: UInt64, effect: UInt64, chainNanos: UInt32,
     reducerNanos: UInt32, reducerOffsetNanos: UInt32, context: UInt32, causeLabel: UInt32, causeKind: UInt16,
     flags: EntryFlags, action: Action
@@ -53,22 +53,22 @@ struct EntryRecord<Action> {
     self.action = action
   }
 
-  @inlinable static var unknownDuration: UInt32 { .max }
+  @inlinable package static var unknownDuration: UInt32 { .max }
 
   /// `nanoseconds` as a stored duration: clamped to 0 ... 2^32 - 2 (about 4.3 s).
   @inlinable
-  static func duration(_ nanoseconds: Int64) -> UInt32 {
+  package static func duration(_ nanoseconds: Int64) -> UInt32 {
     UInt32(clamping: min(max(nanoseconds, 0), Int64(UInt32.max - 1)))
   }
 }
 
 /// Facts about an entry, one bit each.
 @usableFromInline
-struct EntryFlags: OptionSet, Sendable {
-  @usableFromInline var rawValue: UInt8
-  @inlinable init(rawValue: UInt8) { self.rawValue = rawValue }
+package struct EntryFlags: OptionSet, Sendable {
+  @usableFromInline package var rawValue: UInt8
+  @inlinable package init(rawValue: UInt8) { self.rawValue = rawValue }
   /// A later middleware stopped the action: the reducer did not run.
-  @inlinable static var stopped: EntryFlags { EntryFlags(rawValue: 1) }
+  @inlinable package static var stopped: EntryFlags { EntryFlags(rawValue: 1) }
 }
 
 extension EntryRecord: Sendable where Action: Sendable {}

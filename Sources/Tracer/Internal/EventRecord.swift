@@ -1,26 +1,41 @@
 /// One effect lifecycle event as stored: fixed-size, strings as table codes.
 @usableFromInline
-struct EventRecord: Sendable {
-  var effect: UInt64
+package struct EventRecord: Sendable {
+  package var effect: UInt64
   /// The sequence number of the cause's parent; 0 when there is none.
-  var parent: UInt64
+  package var parent: UInt64
   /// Monotonic nanoseconds since the journal's origin.
-  var time: Int64
+  package var time: Int64
   /// Entries recorded before the event.
-  var position: Int64
-  var label: UInt32
+  package var position: Int64
+  package var label: UInt32
   /// Code of the id list in the journal's id-list table.
-  var ids: UInt32
+  package var ids: UInt32
   /// Code of the failure message in the string table; 0 unless the phase is `failed`.
-  var failure: UInt32
+  package var failure: UInt32
   /// The cause's kind, as its code in ``CauseKindCodes``.
-  var causeKind: UInt16
-  var phase: Phase
+  package var causeKind: UInt16
+  package var phase: Phase
 
-  enum Phase: UInt8, Sendable {
+  package init(
+    effect: UInt64, parent: UInt64, time: Int64, position: Int64, label: UInt32, ids: UInt32, failure: UInt32,
+    causeKind: UInt16, phase: Phase
+  ) {
+    self.effect = effect
+    self.parent = parent
+    self.time = time
+    self.position = position
+    self.label = label
+    self.ids = ids
+    self.failure = failure
+    self.causeKind = causeKind
+    self.phase = phase
+  }
+
+  package enum Phase: UInt8, Sendable {
     case started, finished, cancelled, failed
 
-    var name: String {
+    package var name: String {
       switch self {
       case .started: "started"
       case .finished: "finished"
@@ -29,7 +44,7 @@ struct EventRecord: Sendable {
       }
     }
 
-    init?(name: String) {
+    package init?(name: String) {
       switch name {
       case "started": self = .started
       case "finished": self = .finished
@@ -44,7 +59,7 @@ struct EventRecord: Sendable {
 /// Interned lists of effect ids, freed like ``StringTable``'s strings when the events that refer
 /// to them are committed.
 @usableFromInline
-struct IDListTable: Sendable {
+package struct IDListTable: Sendable {
   /// The lists by code - 1; a freed slot holds [].
   private(set) var lists: [[String]] = []
   private var codes: [[String]: UInt32] = [:]
@@ -52,16 +67,16 @@ struct IDListTable: Sendable {
   /// to the list, or `Int.min` once freed.
   private var lastUse: [Int] = []
   private var freeCodes: [UInt32] = []
-  @usableFromInline var byteCount = 0
+  @usableFromInline package var byteCount = 0
 
   /// The number of lists held.
-  var count: Int { codes.count }
+  package var count: Int { codes.count }
 
   /// The code of `list`, interning it; 0 for the empty list.
   ///
   /// - Parameter position: The position of the event that refers to it; `Int.max` keeps the list
   ///   for the journal's life.
-  mutating func code(for list: [String], at position: Int) -> UInt32 {
+  package mutating func code(for list: [String], at position: Int) -> UInt32 {
     if list.isEmpty { return 0 }
     if let code = codes[list] {
       lastUse[Int(code) - 1] = max(lastUse[Int(code) - 1], position)
@@ -82,12 +97,12 @@ struct IDListTable: Sendable {
     return code
   }
 
-  func list(for code: UInt32) -> [String] {
+  package func list(for code: UInt32) -> [String] {
     code == 0 ? [] : lists[Int(code) - 1]
   }
 
   /// Frees the lists last referred to before `start`, the journal's first remaining position.
-  mutating func release(before start: Int) {
+  package mutating func release(before start: Int) {
     guard !codes.isEmpty else { return }
     for slot in lastUse.indices where lastUse[slot] < start && lastUse[slot] != .min {
       codes[lists[slot]] = nil

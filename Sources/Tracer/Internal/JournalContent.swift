@@ -4,21 +4,21 @@ import Foundation
 /// Everything a journal holds, as one value: the live journal keeps it under its lock, and a
 /// snapshot is a copy of it (which copies chunk references and small tables, not entries).
 @usableFromInline
-struct JournalContent<State: Sendable, Action: Sendable>: Sendable {
+package struct JournalContent<State: Sendable, Action: Sendable>: Sendable {
   /// Unix time of the journal's time zero, in nanoseconds.
-  @usableFromInline var originWallNanos: Int64
+  @usableFromInline package var originWallNanos: Int64
   /// The monotonic clock's reading at time zero (meaningful only in the recording process).
-  @usableFromInline var originMonotonic: Int64
-  @usableFromInline var entries: ChunkedList<EntryRecord<Action>>
-  @usableFromInline var events: ChunkedList<EventRecord>
-  @usableFromInline var checkpoints = CheckpointList<State>()
-  @usableFromInline var strings = StringTable()
-  @usableFromInline var idLists = IDListTable()
+  @usableFromInline package var originMonotonic: Int64
+  @usableFromInline package var entries: ChunkedList<EntryRecord<Action>>
+  @usableFromInline package var events: ChunkedList<EventRecord>
+  @usableFromInline package var checkpoints = CheckpointList<State>()
+  @usableFromInline package var strings = StringTable()
+  @usableFromInline package var idLists = IDListTable()
   /// The shape of the state type, from the first state recorded.
-  @usableFromInline var stateShape: String?
-  @usableFromInline var checkpointInterval: Int
+  @usableFromInline package var stateShape: String?
+  @usableFromInline package var checkpointInterval: Int
 
-  init(originWallNanos: Int64, originMonotonic: Int64, checkpointInterval: Int, chunkCapacity: Int) {
+  package init(originWallNanos: Int64, originMonotonic: Int64, checkpointInterval: Int, chunkCapacity: Int) {
     self.originWallNanos = originWallNanos
     self.originMonotonic = originMonotonic
     self.checkpointInterval = checkpointInterval
@@ -26,14 +26,14 @@ struct JournalContent<State: Sendable, Action: Sendable>: Sendable {
     events = ChunkedList(chunkCapacity: max(16, chunkCapacity / 4))
   }
 
-  var baseState: State? {
+  package var baseState: State? {
     guard let first = checkpoints.first, first.index == entries.startIndex else { return nil }
     return first.state
   }
 
-  var origin: Date { Date(timeIntervalSince1970: Double(originWallNanos) / 1e9) }
+  package var origin: Date { Date(timeIntervalSince1970: Double(originWallNanos) / 1e9) }
 
-  func metadata() -> JournalMetadata {
+  package func metadata() -> JournalMetadata {
     JournalMetadata(
       state: TypeFingerprint(name: TypeFingerprint.qualifiedName(of: State.self), shape: stateShape),
       action: TypeFingerprint.of(Action.self),
@@ -44,7 +44,7 @@ struct JournalContent<State: Sendable, Action: Sendable>: Sendable {
 
   // MARK: Reading
 
-  func entry(at index: Int) -> JournalEntry<Action> {
+  package func entry(at index: Int) -> JournalEntry<Action> {
     let record = entries[index]
     let unknown = EntryRecord<Action>.unknownDuration
     return JournalEntry(
@@ -64,24 +64,7 @@ struct JournalContent<State: Sendable, Action: Sendable>: Sendable {
     )
   }
 
-  /// The effect events in the shape the readers give them, for the writers shared with files.
-  var effectEventFields: [EventFields] {
-    events.indices.map { index in
-      let event = self.event(at: index)
-      let (phase, error): (EventRecord.Phase, String?) =
-        switch event.phase {
-        case .started: (.started, nil)
-        case .finished: (.finished, nil)
-        case .cancelled: (.cancelled, nil)
-        case .failed(let message): (.failed, message)
-        }
-      return EventFields(
-        effect: event.effect, phase: phase, error: error, time: nanoseconds(event.time),
-        position: Int64(event.position), cause: event.cause, ids: event.ids)
-    }
-  }
-
-  func event(at index: Int) -> JournalEffectEvent {
+  package func event(at index: Int) -> JournalEffectEvent {
     let record = events[index]
     let phase: EffectEvent.Phase =
       switch record.phase {
@@ -100,14 +83,14 @@ struct JournalContent<State: Sendable, Action: Sendable>: Sendable {
     )
   }
 
-  func cause(kind: UInt16, parent: UInt64, effect: UInt64, label: UInt32) -> Cause {
+  package func cause(kind: UInt16, parent: UInt64, effect: UInt64, label: UInt32) -> Cause {
     Cause(
       kind: Cause.Kind(code: kind), parent: parent == 0 ? nil : parent, effect: effect == 0 ? nil : effect,
       label: strings.string(for: label))
   }
 
   /// The position of the entry with sequence number `sequence`.
-  func index(ofSequence sequence: UInt64) -> Int? {
+  package func index(ofSequence sequence: UInt64) -> Int? {
     var low = entries.startIndex
     var high = entries.endIndex
     while low < high {
@@ -122,7 +105,7 @@ struct JournalContent<State: Sendable, Action: Sendable>: Sendable {
   /// The state before the entry at `index` (`index` may be the end index: the state after the
   /// last entry, or the state a reset or truncation left there), recomputed from the nearest
   /// checkpoint.
-  func state(before index: Int, replay: ReplayLoop<State, Action>) -> State? {
+  package func state(before index: Int, replay: ReplayLoop<State, Action>) -> State? {
     guard index >= entries.startIndex, index <= entries.endIndex,
       let checkpoint = checkpoints.nearest(atOrBefore: index)
     else { return nil }
@@ -133,7 +116,7 @@ struct JournalContent<State: Sendable, Action: Sendable>: Sendable {
 
   /// The state after the entry at `index`. Not `state(before: index + 1)`: a resync checkpoint
   /// before the next entry holds the state after actions that were not recorded.
-  func state(after index: Int, replay: ReplayLoop<State, Action>) -> State? {
+  package func state(after index: Int, replay: ReplayLoop<State, Action>) -> State? {
     guard entries.indices.contains(index), let checkpoint = checkpoints.nearest(atOrBefore: index) else {
       return nil
     }
@@ -146,13 +129,13 @@ struct JournalContent<State: Sendable, Action: Sendable>: Sendable {
 
   /// Frees the interned strings and id lists that only entries and events before the first
   /// remaining entry referred to.
-  mutating func releaseUnreferencedStrings() {
+  package mutating func releaseUnreferencedStrings() {
     strings.release(before: entries.startIndex)
     idLists.release(before: entries.startIndex)
   }
 
   @inlinable
-  var approximateBytes: Int {
+  package var approximateBytes: Int {
     entries.count * MemoryLayout<EntryRecord<Action>>.stride + events.count * MemoryLayout<EventRecord>.stride
       + checkpoints.byteCount + strings.byteCount + idLists.byteCount
   }

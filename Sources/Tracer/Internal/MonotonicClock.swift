@@ -25,7 +25,7 @@ import Synchronization
 /// first reading), so that readings stay within about a microsecond of `CLOCK_MONOTONIC` however
 /// long the process runs, and never go back.
 @usableFromInline
-enum MonotonicClock {
+package enum MonotonicClock {
   /// How to turn ticks into nanoseconds: an immutable value, replaced as a whole when refined.
   @usableFromInline
   final class Calibration: Sendable {
@@ -103,7 +103,7 @@ enum MonotonicClock {
 
   /// Nanoseconds now.
   @inlinable
-  static func now() -> Int64 { source.now() }
+  package static func now() -> Int64 { source.now() }
 
   /// The calibration after `calibration`: the rate over the whole baseline so far, anchored at a
   /// fresh simultaneous reading (or where `calibration` maps it, if that is later, so that no

@@ -8,12 +8,12 @@ import ChronicleStore
 /// is inlinable), specialized with the reducer inlined in it, as `Replay.verify`'s loop is: called
 /// through the reducer closure instead, each step paid a closure call (26 ns a step against 8 ns).
 @usableFromInline
-typealias ReplayLoop<State: Sendable, Action: Sendable> =
+package typealias ReplayLoop<State: Sendable, Action: Sendable> =
   @Sendable (_ state: inout State, _ content: JournalContent<State, Action>, _ range: Range<Int>) -> Void
 
 extension JournalContent {
   /// The replay loop that calls `reduce`, for a journal created with a reducer closure.
-  static func replayLoop(
+  package static func replayLoop(
     calling reduce: @escaping @Sendable (inout State, Action) -> Effect<Action>
   )
     -> ReplayLoop<State, Action>

@@ -130,7 +130,7 @@ public final class Journal<State: Sendable, Action: Sendable>: Sendable {
   }
 
   /// Creates a journal holding `content`, for imports.
-  init(
+  package init(
     content: JournalContent<State, Action>, configuration: Configuration,
     reduce: @escaping @Sendable (inout State, Action) -> Effect<Action>
   ) {

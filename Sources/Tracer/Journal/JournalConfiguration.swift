@@ -63,12 +63,12 @@ extension Journal {
 
     /// The size of `state` for the byte cap: ``stateSize``'s, or the journal's estimate counting
     /// every buffer.
-    func size(of state: State) -> Int {
+    package func size(of state: State) -> Int {
       stateSize?(state) ?? StateSizeEstimate.bytes(of: state)
     }
 
     /// The interval actually used: at least 1, at most a quarter of `maxEntries`.
-    var effectiveCheckpointInterval: Int {
+    package var effectiveCheckpointInterval: Int {
       var interval = max(1, checkpointInterval)
       if let maxEntries { interval = min(interval, max(1, maxEntries / 4)) }
       return interval

@@ -69,7 +69,7 @@ public struct TypeFingerprint: Sendable, Hashable, Codable, CustomStringConverti
     return fields
   }
 
-  static func qualifiedName(of type: Any.Type) -> String {
+  package static func qualifiedName(of type: Any.Type) -> String {
     var name = String(reflecting: type)
     // Private and local types: `Module.(unknown context at $10a3b4c).Name`.
     while let start = name.range(of: "(unknown context at "),
@@ -80,7 +80,7 @@ public struct TypeFingerprint: Sendable, Hashable, Codable, CustomStringConverti
     return name
   }
 
-  static func shape(of value: Any) -> String? {
+  package static func shape(of value: Any) -> String? {
     let mirror = Mirror(reflecting: value)
     switch mirror.displayStyle {
     case .struct?, .class?:

@@ -1,0 +1,118 @@
+// Imports (issue 12): the 1,000,000-entry counter journal read back from Journal JSON and from an
+// NDJSON stream, against Python's `json` module reading the same file in the same run.
+//
+// One iteration per scenario holds every sample (the harness drops iterations longer than two
+// seconds from its JMH export): five imports, each timed in this process's CPU time, then five
+// runs of `python3` reading the file, each timing its own CPU time with `resource.getrusage`
+// (the interpreter's start-up is not counted). The scenario prints both lists on stderr for
+// run.sh, which reports the ratio of the medians; the target is at most 0.5.
+
+import Benchmark
+import ChronicleFormats
+import ChronicleStore
+import ChronicleTracer
+import Foundation
+
+/// The samples per side.
+private let importSamples = 5
+
+/// What Python does with each file: the whole document at once, or one line at a time.
+private let pythonReaders = [
+  "journal-json": "json.load(open(path))",
+  "ndjson": "[json.loads(line) for line in open(path)]",
+]
+
+/// The CPU seconds `python3` takes to read `url` with `reader`, measured by the interpreter.
+private func pythonCPUNanoseconds(reading url: URL, with reader: String) -> Int64 {
+  let script = """
+    import json, resource, sys
+    path = sys.argv[1]
+    def cpu():
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        return usage.ru_utime + usage.ru_stime
+    start = cpu()
+    document = \(reader)
+    print(int((cpu() - start) * 1e9))
+    """
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+  process.arguments = ["python3", "-c", script, url.path]
+  let output = Pipe()
+  process.standardOutput = output
+  do {
+    try process.run()
+  } catch {
+    fatalError("python3: \(error)")
+  }
+  let data = output.fileHandleForReading.readDataToEndOfFile()
+  process.waitUntilExit()
+  guard process.terminationStatus == 0,
+    let nanoseconds = Int64(
+      String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+  else { fatalError("python3 failed on \(url.path)") }
+  return nanoseconds
+}
+
+/// The files both sides read: the counter history as Journal JSON, and the same actions recorded
+/// through an NDJSON sink.
+private func importFiles() throws -> (json: URL, ndjson: URL) {
+  let json = exportFile("import.json")
+  try counterHistory.journal.snapshot().writeJournalJSON(to: json)
+  let ndjson = exportFile("import.ndjson")
+  let sink = try NDJSONFileSink<Counter.State, Counter.Action>(url: ndjson)
+  let journal = Journal(reducer: Counter(), configuration: .init(maxEntries: 10_000, sinks: [sink]))
+  let store = Store(initialState: Counter.State(), reducer: Counter(), middleware: [.tracer(journal)])
+  for _ in 0..<journalLength {
+    store.send(.increment)
+  }
+  sink.close()
+  return (json, ndjson)
+}
+
+func registerImportBenchmarks() {
+  let configuration = Benchmark.Configuration(
+    metrics: [.wallClock], warmupIterations: 0, scalingFactor: .one, maxIterations: 1)
+
+  for format in ["journal-json", "ndjson"] {
+    Benchmark("import/\(format)-1M", configuration: configuration) { benchmark in
+      let url: URL
+      do {
+        let files = try importFiles()
+        url = format == "ndjson" ? files.ndjson : files.json
+      } catch {
+        fatalError("\(error)")
+      }
+      var swiftSamples: [Int64] = []
+      var entries = 0
+      benchmark.startMeasurement()
+      for _ in 0..<importSamples {
+        let cpu = processCPUNanoseconds()
+        do {
+          if format == "ndjson" {
+            entries = try Journal<Counter.State, Counter.Action>.loadNDJSON(
+              contentsOf: url, reducer: Counter()
+            )
+            .journal.count
+          } else {
+            entries = try Journal(contentsOfJournalJSON: url, reducer: Counter()).count
+          }
+        } catch {
+          fatalError("\(error)")
+        }
+        swiftSamples.append(processCPUNanoseconds() - cpu)
+      }
+      benchmark.stopMeasurement()
+      precondition(entries == journalLength, "\(entries) entries")
+      let pythonSamples = (0..<importSamples).map { _ in
+        pythonCPUNanoseconds(reading: url, with: pythonReaders[format] ?? "")
+      }
+      let line =
+        "chronicle-import: \(benchmark.name) entries \(entries) bytes \(fileSize(url)) "
+        + "cpu \(swiftSamples.map(String.init).joined(separator: ",")) "
+        + "python \(pythonSamples.map(String.init).joined(separator: ","))"
+      FileHandle.standardError.write(Data((line + "\n").utf8))
+      try? FileManager.default.removeItem(at: exportFile("import.json"))
+      try? FileManager.default.removeItem(at: exportFile("import.ndjson"))
+    }
+  }
+}

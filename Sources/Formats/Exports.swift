@@ -1,0 +1,2 @@
+// `import ChronicleFormats` is enough to read and write journals: their types come from the Tracer.
+@_exported import ChronicleTracer

@@ -1,0 +1,236 @@
+import ChronicleStore
+import ChronicleTracer
+
+/// The ranges of the numbers in the journal formats (docs/formats/journal-json.md, "Number
+/// ranges"). Every loader — the typed importers and ``JournalFile`` — refuses a number
+/// outside its range with ``JournalImportError/numberOutOfRange(entry:field:value:)``, so that
+/// nothing computed from an imported journal (a next index, a span's end, a difference of two
+/// times, a wall time as a `Date`) can overflow.
+enum JournalNumberRange {
+  /// The largest entry index, position, sequence number and effect id: 2^53 − 1, the largest
+  /// integer a JavaScript number (the viewer's) holds exactly, and far enough from `Int.max` that
+  /// a next index or a count never overflows.
+  static let maxCount = (1 << 53) - 1
+  /// The largest magnitude of a time, monotonic or wall-clock, in nanoseconds: 2^62 − 1 (wall
+  /// times from 1823 to 2116), so that the difference of any two times fits in `Int64`.
+  static let maxTime: Int64 = (1 << 62) - 1
+
+  static var indices: ClosedRange<Int> { 0...maxCount }
+  static var sequences: ClosedRange<UInt64> { 1...UInt64(maxCount) }
+  static var times: ClosedRange<Int64> { -maxTime...maxTime }
+}
+
+extension FieldReader {
+  /// An integer within `range`.
+  func integer<Integer: FixedWidthInteger>(
+    _ key: String, in range: ClosedRange<Integer>
+  ) throws(JournalImportError) -> Integer {
+    try Self.integer(required(key), path: path.appending(key), in: range)
+  }
+
+  /// An integer within `range`, `nil` when absent.
+  func optionalInteger<Integer: FixedWidthInteger>(
+    _ key: String, in range: ClosedRange<Integer>
+  ) throws(JournalImportError) -> Integer? {
+    guard let value = optional(key) else { return nil }
+    return try Self.integer(value, path: path.appending(key), in: range)
+  }
+
+  /// An integer within `range`: out of it (or out of `Integer`'s own range) is
+  /// ``JournalImportError/numberOutOfRange(entry:field:value:)``.
+  static func integer<Integer: FixedWidthInteger>(
+    _ value: JSONValue, path: @autoclosure () -> FieldPath, in range: ClosedRange<Integer>
+  ) throws(JournalImportError) -> Integer {
+    let integer: Integer = try integer(value, path: path())
+    guard range.contains(integer) else {
+      let path = path()
+      throw .numberOutOfRange(
+        entry: path.entryIndex, field: path.description,
+        value: "\(integer) (valid: \(range.lowerBound)…\(range.upperBound))")
+    }
+    return integer
+  }
+}
+
+/// The envelope of an entry object (everything but its action and states), read and checked the
+/// same way by every loader: the typed importers through `JournalBuilder`, and
+/// ``JournalFile``.
+struct EntryFields {
+  var index: Int
+  var sequence: UInt64
+  var time: Int64
+  var wallTime: Int64
+  var context: String?
+  var cause: Cause
+  var stopped: Bool
+  var chainNanos: UInt32
+  /// `EntryRecord.unknownDuration` when absent.
+  var reducerNanos: UInt32
+  var reducerOffsetNanos: UInt32
+  /// The checkpoint's kind, `nil` when the entry has none.
+  var checkpointIsResync: Bool?
+
+  static let unknownDuration = EntryRecord<Int>.unknownDuration
+
+  init(_ reader: FieldReader) throws(JournalImportError) {
+    index = try reader.integer("index", in: JournalNumberRange.indices)
+    sequence = try reader.integer("seq", in: JournalNumberRange.sequences)
+    time = try reader.integer("time", in: JournalNumberRange.times)
+    wallTime = try reader.integer("wallTime", in: JournalNumberRange.times)
+    context = try reader.optionalString("context")
+    cause = try Self.cause(reader.object("cause"), sequence: sequence)
+    let outcome = try reader.string("outcome")
+    switch outcome {
+    case "reduced": stopped = false
+    case "stopped": stopped = true
+    default:
+      let field = reader.path.appending("outcome")
+      throw .invalidValue(
+        entry: field.entryIndex, field: field.description,
+        reason: "expected \"reduced\" or \"stopped\", found \(outcome.debugDescription)")
+    }
+    let durations = try reader.object("durations")
+    chainNanos = try Self.duration(durations, "chain")
+    reducerNanos =
+      try durations.contains("reducer") ? Self.duration(durations, "reducer") : Self.unknownDuration
+    reducerOffsetNanos =
+      try durations.contains("reducerOffset")
+      ? Self.duration(durations, "reducerOffset") : Self.unknownDuration
+    if reader.contains("checkpoint") {
+      let checkpoint = try reader.object("checkpoint")
+      let kind = try checkpoint.string("kind")
+      guard kind == "interval" || kind == "resync" else {
+        let field = checkpoint.path.appending("kind")
+        throw .invalidValue(
+          entry: field.entryIndex, field: field.description,
+          reason: "expected \"interval\" or \"resync\", found \(kind.debugDescription)")
+      }
+      _ = try checkpoint.required("state")
+      checkpointIsResync = kind == "resync"
+    } else {
+      checkpointIsResync = nil
+    }
+  }
+
+  private static func duration(_ reader: FieldReader, _ key: String) throws(JournalImportError) -> UInt32 {
+    try reader.integer(key, in: 0...(unknownDuration - 1))
+  }
+
+  /// A cause object; its parent must be an earlier sequence number than `sequence`, when given.
+  static func cause(_ reader: FieldReader, sequence: UInt64?) throws(JournalImportError) -> Cause {
+    // Kinds are open: one this reader does not declare (an app's own) is kept as written.
+    let kind = Cause.Kind(rawValue: try reader.string("kind"))
+    let parent = try reader.optionalInteger("parent", in: JournalNumberRange.sequences)
+    let effect = try reader.optionalInteger("effect", in: JournalNumberRange.sequences)
+    if let parent, let sequence, parent >= sequence {
+      let field = reader.path.appending("parent")
+      throw .invalidValue(
+        entry: field.entryIndex, field: field.description,
+        reason: "a cause's parent must be an earlier sequence number, found \(parent)")
+    }
+    return Cause(kind: kind, parent: parent, effect: effect, label: try reader.optionalString("label"))
+  }
+}
+
+/// The order of the entries, checked the same way by every loader: consecutive indices,
+/// increasing sequence numbers, times that never go backwards.
+struct EntryOrder {
+  /// The index the next entry must have, once known.
+  private(set) var nextIndex: Int?
+  private var previousSequence: UInt64?
+  private var previousTime: Int64?
+
+  /// Requires the next entry to have index `index` (the file's `firstIndex`, or a stream's
+  /// branch or reset).
+  mutating func expect(index: Int) { nextIndex = index }
+
+  /// Checks `fields`, the entry at `ordinal` in the file, against the entries before it.
+  func check(_ fields: EntryFields, ordinal: Int, path: FieldPath) throws(JournalImportError) {
+    if let nextIndex, fields.index != nextIndex {
+      throw .invalidValue(
+        entry: ordinal, field: path.appending("index").description,
+        reason: "expected index \(nextIndex) after the previous entry, found \(fields.index)")
+    }
+    if let previousSequence {
+      if fields.sequence == previousSequence {
+        throw .duplicateSequence(entry: ordinal, sequence: fields.sequence)
+      }
+      if fields.sequence < previousSequence {
+        throw .sequenceOutOfOrder(entry: ordinal, sequence: fields.sequence, previous: previousSequence)
+      }
+    }
+    if let previousTime, fields.time < previousTime {
+      throw .invalidValue(
+        entry: ordinal, field: path.appending("time").description,
+        reason: "monotonic time goes backwards (\(fields.time) after \(previousTime))")
+    }
+  }
+
+  /// Records `fields` as the last entry read.
+  mutating func accept(_ fields: EntryFields) {
+    previousSequence = fields.sequence
+    previousTime = fields.time
+    nextIndex = fields.index + 1
+  }
+}
+
+/// An effect event object, read and checked the same way by every loader.
+struct EventFields {
+  var effect: UInt64
+  var phase: EventRecord.Phase
+  var error: String?
+  var time: Int64
+  var position: Int64
+  var cause: Cause
+  var ids: [String]
+
+  init(
+    effect: UInt64, phase: EventRecord.Phase, error: String?, time: Int64, position: Int64, cause: Cause,
+    ids: [String]
+  ) {
+    self.effect = effect
+    self.phase = phase
+    self.error = error
+    self.time = time
+    self.position = position
+    self.cause = cause
+    self.ids = ids
+  }
+
+  init(_ reader: FieldReader) throws(JournalImportError) {
+    effect = try reader.integer("effect", in: JournalNumberRange.sequences)
+    let phaseName = try reader.string("phase")
+    guard let phase = EventRecord.Phase(name: phaseName) else {
+      throw .invalidValue(
+        entry: nil, field: reader.path.appending("phase").description,
+        reason: "unknown phase \(phaseName.debugDescription)")
+    }
+    self.phase = phase
+    error = phase == .failed ? try reader.string("error") : nil
+    time = try reader.integer("time", in: JournalNumberRange.times)
+    position = Int64(try reader.integer("position", in: JournalNumberRange.indices))
+    cause = try EntryFields.cause(reader.object("cause"), sequence: nil)
+    var ids: [String] = []
+    for (offset, id) in try reader.array("ids").enumerated() {
+      ids.append(try FieldReader.string(id, path: reader.path.appending("ids").appending(index: offset)))
+    }
+    self.ids = ids
+  }
+}
+
+/// The members of `meta` that every loader checks: the origin's wall time and the checkpoint
+/// interval.
+struct MetaFields {
+  var originWallNanos: Int64
+  var checkpointInterval: Int
+
+  init(_ meta: FieldReader) throws(JournalImportError) {
+    originWallNanos = try meta.object("origin").integer("wallTime", in: JournalNumberRange.times)
+    let interval: Int = try meta.integer("checkpointInterval")
+    guard interval >= 1 else {
+      throw .invalidValue(
+        entry: nil, field: "meta.checkpointInterval", reason: "must be at least 1, found \(interval)")
+    }
+    checkpointInterval = try meta.integer("checkpointInterval", in: 1...JournalNumberRange.maxCount)
+  }
+}

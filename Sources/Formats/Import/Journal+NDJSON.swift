@@ -1,0 +1,195 @@
+import ChronicleStore
+import ChronicleTracer
+import Foundation
+
+/// What loading an NDJSON journal stream produced.
+public struct NDJSONLoadResult<State: Sendable, Action: Sendable>: Sendable {
+  /// The journal, with every complete line of the stream.
+  public let journal: Journal<State, Action>
+  /// The last line, when the stream ends in the middle of it (the writer was killed while
+  /// writing it); it was left out.
+  public let tornLine: TornLine?
+}
+
+/// A last line that the writer did not finish: the stream ends without its newline.
+public struct TornLine: Sendable, Hashable {
+  /// Its line number, counting from 1 (the header is line 1).
+  public let lineNumber: Int
+  /// The offset of its first byte in the stream.
+  public let byteOffset: Int
+  /// The number of bytes written of it.
+  public let byteCount: Int
+
+  /// Creates a description of a torn line.
+  public init(lineNumber: Int, byteOffset: Int, byteCount: Int) {
+    self.lineNumber = lineNumber
+    self.byteOffset = byteOffset
+    self.byteCount = byteCount
+  }
+}
+
+extension Journal where State: Decodable, Action: Decodable {
+  /// Loads a stream written by ``NDJSONFileSink`` (see docs/formats/journal-ndjson.md).
+  ///
+  /// A last line without its newline — the writer was killed while writing it — is left out
+  /// and reported in ``NDJSONLoadResult/tornLine``; every line before it is kept. Anything else
+  /// wrong (a corrupt line in the middle, another type, another format) throws the
+  /// ``JournalImportError`` that names the entry and field. The file is read in blocks: memory
+  /// grows with the journal, not with the file.
+  public static func loadNDJSON<R: Reducer>(
+    contentsOf url: URL, reducer: R,
+    configuration: Configuration = Configuration(maxEntries: nil, maxBytes: nil),
+    limits: JournalImportLimits = .default
+  ) throws(JournalImportError) -> NDJSONLoadResult<State, Action> where R.State == State, R.Action == Action {
+    let file = try FileInput(url)
+    try file.check(limit: limits.maxBytes)
+    var loader = NDJSONLoader<State, Action>(configuration: configuration, limits: limits)
+    while true {
+      let block = try file.read(upTo: 1 << 20)
+      if block.isEmpty { break }
+      try loader.consume(block)
+    }
+    return try loader.finish(reducer: reducer)
+  }
+
+  /// Loads an NDJSON stream held in memory (see ``loadNDJSON(contentsOf:reducer:configuration:limits:)``).
+  public static func loadNDJSON<R: Reducer>(
+    _ data: Data, reducer: R,
+    configuration: Configuration = Configuration(maxEntries: nil, maxBytes: nil),
+    limits: JournalImportLimits = .default
+  ) throws(JournalImportError) -> NDJSONLoadResult<State, Action> where R.State == State, R.Action == Action {
+    var loader = NDJSONLoader<State, Action>(configuration: configuration, limits: limits)
+    try loader.consume(Array(data))
+    return try loader.finish(reducer: reducer)
+  }
+}
+
+/// Splits an NDJSON stream into lines as blocks arrive and feeds them to a ``JournalBuilder``.
+struct NDJSONLoader<State: Decodable & Sendable, Action: Decodable & Sendable> {
+  private let configuration: Journal<State, Action>.Configuration
+  private let limits: JournalImportLimits
+  private var builder: JournalBuilder<State, Action>?
+  /// Bytes of the line not finished yet.
+  private var pending: [UInt8] = []
+  private var pendingOffset = 0
+  private var lineNumber = 0
+  private var totalBytes = 0
+  private var scratch = JSONParser.Scratch()
+
+  init(configuration: Journal<State, Action>.Configuration, limits: JournalImportLimits) {
+    self.configuration = configuration
+    self.limits = limits
+  }
+
+  mutating func consume(_ block: [UInt8]) throws(JournalImportError) {
+    let blockStart = totalBytes
+    totalBytes += block.count
+    guard totalBytes <= limits.maxBytes else {
+      throw .tooLarge(entry: nil, field: "(document)", limit: limits.maxBytes)
+    }
+    let start = try block.withUnsafeBufferPointer { (block) throws(JournalImportError) in
+      try completeLines(of: block, at: blockStart)
+    }
+    guard start < block.count else { return }
+    if pending.isEmpty { pendingOffset = blockStart + start }
+    pending.append(contentsOf: block[start...])
+    if pending.count > limits.maxLineBytes {
+      throw .tooLarge(entry: nil, field: "line \(lineNumber + 1)", limit: limits.maxLineBytes)
+    }
+  }
+
+  /// Reads the lines of `block` that end in it, read in place (the first one after what
+  /// ``pending`` holds); returns where the rest of the block begins.
+  private mutating func completeLines(
+    of block: UnsafeBufferPointer<UInt8>, at blockStart: Int
+  ) throws(JournalImportError) -> Int {
+    var start = 0
+    while let newline = block[start...].firstIndex(of: UInt8(ascii: "\n")) {
+      if pending.isEmpty {
+        try line(UnsafeBufferPointer(rebasing: block[start..<newline]), offset: blockStart + start)
+      } else {
+        pending.append(contentsOf: block[start..<newline])
+        let line = pending
+        try line.withUnsafeBufferPointer { (line) throws(JournalImportError) in
+          try self.line(line, offset: pendingOffset)
+        }
+        pending.removeAll(keepingCapacity: true)
+      }
+      start = newline + 1
+    }
+    return start
+  }
+
+  private mutating func line(_ line: UnsafeBufferPointer<UInt8>, offset: Int) throws(JournalImportError) {
+    lineNumber += 1
+    guard try NDJSONRecord.hasContent(line, lineNumber: lineNumber, limits: limits) else { return }
+    // Taken out, not copied: a copy would share the journal content's storage, and the first
+    // entry added would copy it.
+    guard var builder = builder.take() else {
+      builder = try header(line, offset: offset)
+      return
+    }
+    defer { self.builder = builder }
+    let record = try NDJSONRecord.read(
+      line, lineNumber: lineNumber, byteOffset: offset, entries: builder.entryCount,
+      effects: builder.eventCount, limits: limits, scratch: &scratch)
+    switch record {
+    case .entry(let value):
+      try builder.addEntry(
+        value, path: FieldPath([.key("entries"), .index(builder.entryCount)]), checkpointRequired: true,
+        branches: true)
+    case .effect(let value):
+      try builder.addEvent(value, path: FieldPath([.key("effects"), .index(builder.eventCount)]))
+    }
+  }
+
+  private func header(
+    _ bytes: UnsafeBufferPointer<UInt8>, offset: Int
+  ) throws(JournalImportError) -> JournalBuilder<State, Action> {
+    let value: JSONValue
+    do throws(JSONParser.Failure) {
+      value = try JSONParser.parse(bytes, limits: limits.parser, path: FieldPath())
+    } catch {
+      throw JournalImportError(error, byteOffset: offset)
+    }
+    let root = try FieldReader(value, path: FieldPath())
+    let format: String?
+    if let value = root.optional("format"), case .string(let text) = value {
+      format = text
+    } else {
+      format = nil
+    }
+    guard format == JournalWireFormat.streamFormat else {
+      throw .wrongFormat(expected: JournalWireFormat.streamFormat, found: format)
+    }
+    try Journal<State, Action>.checkVersion(root)
+    let header = try JournalBuilder<State, Action>.readMeta(root.object("meta"))
+    var builder = JournalBuilder<State, Action>(
+      originWallNanos: header.originWallNanos, checkpointInterval: header.checkpointInterval, limits: limits,
+      stateSize: configuration.size(of:))
+    builder.expectStateShape(header.stateShape)
+    return builder
+  }
+
+  func finish<R: Reducer>(reducer: R) throws(JournalImportError) -> NDJSONLoadResult<State, Action>
+  where R.State == State, R.Action == Action {
+    var torn: TornLine?
+    if !pending.isEmpty {
+      torn = TornLine(lineNumber: lineNumber + 1, byteOffset: pendingOffset, byteCount: pending.count)
+    }
+    let content: JournalContent<State, Action>
+    if let builder {
+      content = builder.content
+    } else {
+      // Nothing complete, not even the header: an empty journal.
+      content = JournalContent(
+        originWallNanos: Int64((Date().timeIntervalSince1970 * 1e9).rounded()),
+        originMonotonic: MonotonicClock.now(),
+        checkpointInterval: configuration.effectiveCheckpointInterval, chunkCapacity: 1024)
+    }
+    let journal = Journal(content: content, configuration: configuration) {
+      reducer.reduce(into: &$0, action: $1)
+    }
+    return NDJSONLoadResult(journal: journal, tornLine: torn)
+  }
+}

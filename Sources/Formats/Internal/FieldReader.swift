@@ -1,0 +1,296 @@
+import ChronicleTracer
+import Foundation
+
+/// Reads the fields of one JSON object of an imported file, turning every problem into a
+/// ``JournalImportError`` that names the field.
+///
+/// Paths are built only for errors: an entry reads a dozen fields, and a path appended to for
+/// each would cost an array each.
+struct FieldReader {
+  /// The path of the object, or of its parent when `key` is set.
+  private let basePath: FieldPath
+  /// The object's key in its parent, for a reader made by ``object(_:)``.
+  private let key: String?
+  private let members: [JSONMember]
+  /// The members' positions by key, for large objects only: most are small enough to scan.
+  private let positions: [String: Int]?
+
+  /// Where the object is.
+  var path: FieldPath { key.map { basePath.appending($0) } ?? basePath }
+
+  init(_ value: JSONValue, path: FieldPath) throws(JournalImportError) {
+    try self.init(value, basePath: path, key: nil)
+  }
+
+  private init(_ value: JSONValue, basePath: FieldPath, key: String?) throws(JournalImportError) {
+    guard case .object(let members) = value else {
+      let path = key.map { basePath.appending($0) } ?? basePath
+      throw .wrongType(
+        entry: path.entryIndex, field: path.description, expected: "object", found: value.typeName)
+    }
+    self.basePath = basePath
+    self.key = key
+    self.members = members
+    if members.count > 16 {
+      var positions: [String: Int] = [:]
+      for (position, member) in members.enumerated() { positions[member.key] = position }
+      self.positions = positions
+    } else {
+      positions = nil
+    }
+  }
+
+  func contains(_ key: String) -> Bool { optional(key) != nil }
+
+  /// The value of `key`, `nil` when absent (a `null` counts as present).
+  func optional(_ key: String) -> JSONValue? {
+    if let positions { return positions[key].map { members[$0].value } }
+    return members.value(of: key)
+  }
+
+  func required(_ key: String) throws(JournalImportError) -> JSONValue {
+    guard let value = optional(key) else {
+      throw .missingField(entry: path.entryIndex, field: path.appending(key).description)
+    }
+    return value
+  }
+
+  func object(_ key: String) throws(JournalImportError) -> FieldReader {
+    let value = try required(key)
+    return self.key == nil
+      ? try FieldReader(value, basePath: basePath, key: key)
+      : try FieldReader(value, path: path.appending(key))
+  }
+
+  func string(_ key: String) throws(JournalImportError) -> String {
+    try Self.string(required(key), path: path.appending(key))
+  }
+
+  func optionalString(_ key: String) throws(JournalImportError) -> String? {
+    guard let value = optional(key) else { return nil }
+    return try Self.string(value, path: path.appending(key))
+  }
+
+  func bool(_ key: String) throws(JournalImportError) -> Bool {
+    let value = try required(key)
+    guard case .bool(let flag) = value else { throw mismatch(key, expected: "bool", found: value) }
+    return flag
+  }
+
+  func array(_ key: String) throws(JournalImportError) -> [JSONValue] {
+    let value = try required(key)
+    guard case .array(let elements) = value else { throw mismatch(key, expected: "array", found: value) }
+    return elements
+  }
+
+  func integer<Integer: FixedWidthInteger>(
+    _ key: String, as type: Integer.Type = Integer.self
+  )
+    throws(JournalImportError) -> Integer
+  {
+    try Self.integer(required(key), path: path.appending(key))
+  }
+
+  func optionalInteger<Integer: FixedWidthInteger>(
+    _ key: String, as type: Integer.Type = Integer.self
+  )
+    throws(JournalImportError) -> Integer?
+  {
+    guard let value = optional(key) else { return nil }
+    return try Self.integer(value, path: path.appending(key))
+  }
+
+  private func mismatch(_ key: String, expected: String, found: JSONValue) -> JournalImportError {
+    let field = path.appending(key)
+    return .wrongType(
+      entry: field.entryIndex, field: field.description, expected: expected, found: found.typeName)
+  }
+
+  static func string(
+    _ value: JSONValue, path: @autoclosure () -> FieldPath
+  ) throws(JournalImportError) -> String {
+    guard case .string(let text) = value else {
+      let path = path()
+      throw .wrongType(
+        entry: path.entryIndex, field: path.description, expected: "string", found: value.typeName)
+    }
+    return text
+  }
+
+  /// An integer written without fraction or exponent, within `Integer`'s range.
+  static func integer<Integer: FixedWidthInteger>(
+    _ value: JSONValue, path: @autoclosure () -> FieldPath
+  ) throws(JournalImportError)
+    -> Integer
+  {
+    guard case .number(let text) = value else {
+      let path = path()
+      throw .wrongType(
+        entry: path.entryIndex, field: path.description, expected: "integer", found: value.typeName)
+    }
+    switch wholeNumber(text, as: Integer.self) {
+    case .value(let integer): return integer
+    case .outOfRange:
+      let path = path()
+      throw .numberOutOfRange(entry: path.entryIndex, field: path.description, value: text)
+    case .notWhole:
+      let path = path()
+      throw .wrongType(
+        entry: path.entryIndex, field: path.description, expected: "integer", found: "number \(text)")
+    }
+  }
+
+  enum WholeNumber<Integer> {
+    case value(Integer)
+    case outOfRange
+    /// A fraction or an exponent.
+    case notWhole
+  }
+
+  /// The parser's text of a number as an `Integer`, in one pass over its bytes (every entry has
+  /// half a dozen integers; `Integer(text)` after a check of the characters took two).
+  static func wholeNumber<Integer: FixedWidthInteger>(
+    _ text: String, as type: Integer.Type
+  ) -> WholeNumber<Integer> {
+    let result = text.utf8.withContiguousStorageIfAvailable { bytes -> WholeNumber<Integer> in
+      let negative = bytes.first == UInt8(ascii: "-")
+      var value: Integer = 0
+      var overflow = false
+      for byte in bytes.dropFirst(negative ? 1 : 0) {
+        guard byte >= 0x30 && byte <= 0x39 else { return .notWhole }
+        let digit = Integer(byte &- 0x30)
+        let (shifted, overflowMultiplying) = value.multipliedReportingOverflow(by: 10)
+        let (next, overflowAdding) =
+          negative ? shifted.subtractingReportingOverflow(digit) : shifted.addingReportingOverflow(digit)
+        overflow = overflow || overflowMultiplying || overflowAdding
+        value = next
+      }
+      return overflow ? .outOfRange : .value(value)
+    }
+    if let result { return result }
+    if !text.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || ($0 >= 0x30 && $0 <= 0x39) }) { return .notWhole }
+    return Integer(text).map { .value($0) } ?? .outOfRange
+  }
+}
+
+extension [JSONMember] {
+  /// The value of the member named `key`, by a scan. Keys of other lengths are passed over
+  /// without comparing their text: most keys differ in length, and a failed `==` of two strings
+  /// costs a call into the standard library each.
+  func value(of key: String) -> JSONValue? {
+    let length = key.utf8.count
+    for member in self where member.key.utf8.count == length && member.key == key { return member.value }
+    return nil
+  }
+}
+
+extension JournalImportError {
+  /// The error for a parser failure in a document (or line) whose values sit under `path`.
+  init(_ failure: JSONParser.Failure, byteOffset base: Int = 0) {
+    let entry = failure.path.entryIndex
+    let field = failure.path.description
+    let offset = base + failure.offset
+    switch failure.problem {
+    case .unexpectedEnd: self = .truncated(entry: entry, field: field, byteOffset: offset)
+    case .invalidUTF8: self = .invalidUTF8(entry: entry, field: field, byteOffset: offset)
+    case .tooDeep(let limit): self = .tooDeep(entry: entry, field: field, limit: limit)
+    case .stringTooLong(let limit), .numberTooLong(let limit):
+      self = .tooLarge(entry: entry, field: field, limit: limit)
+    case .duplicateKey(let key): self = .duplicateKey(entry: entry, field: field, key: key)
+    case .unexpectedByte(let byte):
+      let shown =
+        byte >= 0x20 && byte < 0x7F
+        ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(String(byte, radix: 16))"
+      self = .malformed(entry: entry, field: field, byteOffset: offset, reason: "unexpected \(shown)")
+    case .invalidEscape:
+      self = .malformed(entry: entry, field: field, byteOffset: offset, reason: "invalid escape sequence")
+    case .invalidNumber:
+      self = .malformed(entry: entry, field: field, byteOffset: offset, reason: "invalid number")
+    case .trailingData:
+      self = .malformed(
+        entry: entry, field: field, byteOffset: offset, reason: "data after the end of the document")
+    }
+  }
+}
+
+/// Decodes states and actions from the JSON values of an imported file with
+/// ``JSONValueDecoder``, reporting failures as ``JournalImportError``s that name the field.
+struct TypedDecoder {
+  private let decoder = JSONValueDecoder()
+
+  func decode<Value: Decodable>(
+    _ type: Value.Type, from value: JSONValue, path: @autoclosure () -> FieldPath
+  )
+    throws(JournalImportError) -> Value
+  {
+    do {
+      return try decoder.decode(Value.self, from: value)
+    } catch let error as DecodingError {
+      throw Self.importError(error, in: value, path: path(), type: Value.self)
+    } catch {
+      let path = path()
+      throw .invalidValue(entry: path.entryIndex, field: path.description, reason: "\(error)")
+    }
+  }
+
+  /// The value at `codingPath` under `root`, for naming a number out of range by its text.
+  private static func value(at codingPath: [any CodingKey], in root: JSONValue) -> JSONValue? {
+    var value = root
+    for key in codingPath {
+      switch value {
+      case .object(let members):
+        guard let member = members.first(where: { $0.key == key.stringValue }) else { return nil }
+        value = member.value
+      case .array(let elements):
+        guard let index = key.intValue, elements.indices.contains(index) else { return nil }
+        value = elements[index]
+      default:
+        return nil
+      }
+    }
+    return value
+  }
+
+  private static func importError(
+    _ error: DecodingError, in root: JSONValue, path: FieldPath, type: Any.Type
+  ) -> JournalImportError {
+    func fieldPath(_ codingPath: [any CodingKey]) -> FieldPath {
+      var result = path
+      for key in codingPath {
+        if let index = key.intValue, key.stringValue.hasPrefix("Index ") || key.stringValue == "\(index)" {
+          result = result.appending(index: index)
+        } else {
+          result = result.appending(key.stringValue)
+        }
+      }
+      return result
+    }
+    switch error {
+    case .typeMismatch(let expected, let context):
+      let field = fieldPath(context.codingPath)
+      return .wrongType(
+        entry: field.entryIndex, field: field.description, expected: String(describing: expected),
+        found: context.debugDescription)
+    case .valueNotFound(let expected, let context):
+      let field = fieldPath(context.codingPath)
+      return .wrongType(
+        entry: field.entryIndex, field: field.description, expected: String(describing: expected),
+        found: "null")
+    case .keyNotFound(let key, let context):
+      let field = fieldPath(context.codingPath).appending(key.stringValue)
+      return .missingField(entry: field.entryIndex, field: field.description)
+    case .dataCorrupted(let context):
+      let field = fieldPath(context.codingPath)
+      if context.debugDescription.hasPrefix("Parsed JSON number"),
+        case .number(let text)? = value(at: context.codingPath, in: root)
+      {
+        return .numberOutOfRange(entry: field.entryIndex, field: field.description, value: text)
+      }
+      var reason = context.debugDescription
+      if let underlying = context.underlyingError { reason += " (\(underlying))" }
+      return .invalidValue(entry: field.entryIndex, field: field.description, reason: reason)
+    @unknown default:
+      return .invalidValue(entry: path.entryIndex, field: path.description, reason: "\(error)")
+    }
+  }
+}

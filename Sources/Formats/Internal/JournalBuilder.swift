@@ -1,0 +1,192 @@
+import ChronicleStore
+import ChronicleTracer
+import Foundation
+
+/// Builds a journal's content from the parts of an imported file, validating each one; shared by
+/// the Journal JSON, NDJSON and Redux DevTools importers.
+///
+/// Nothing is applied anywhere until ``content`` is complete: an import that throws leaves no
+/// trace.
+struct JournalBuilder<State: Decodable & Sendable, Action: Decodable & Sendable> {
+  private(set) var content: JournalContent<State, Action>
+  private let decoder = TypedDecoder()
+  private let limits: JournalImportLimits
+  private let stateSize: (State) -> Int
+  private var fileStateShape: String?
+  private var order = EntryOrder()
+  private(set) var entryCount = 0
+  private(set) var eventCount = 0
+
+  init(
+    originWallNanos: Int64, checkpointInterval: Int, limits: JournalImportLimits,
+    stateSize: @escaping (State) -> Int
+  ) {
+    let now = MonotonicClock.now()
+    let wallNow = Int64((Date().timeIntervalSince1970 * 1e9).rounded())
+    // Times recorded after the import continue the file's clock, approximately.
+    content = JournalContent(
+      originWallNanos: originWallNanos, originMonotonic: now &- (wallNow &- originWallNanos),
+      checkpointInterval: checkpointInterval, chunkCapacity: 1024)
+    self.limits = limits
+    self.stateSize = stateSize
+  }
+
+  // MARK: Header
+
+  /// Reads `meta` (state and action fingerprints, origin, interval) and refuses other types.
+  static func readMeta(
+    _ meta: FieldReader
+  ) throws(JournalImportError) -> (
+    originWallNanos: Int64, checkpointInterval: Int, stateShape: String?
+  ) {
+    let state = try meta.object("state")
+    let action = try meta.object("action")
+    try checkType(state, role: .state, expected: TypeFingerprint.qualifiedName(of: State.self))
+    try checkType(action, role: .action, expected: TypeFingerprint.qualifiedName(of: Action.self))
+    let fields = try MetaFields(meta)
+    return (fields.originWallNanos, fields.checkpointInterval, try state.optionalString("shape"))
+  }
+
+  private static func checkType(
+    _ reader: FieldReader, role: JournalImportError.TypeRole, expected: String
+  )
+    throws(JournalImportError)
+  {
+    let found = try reader.string("type")
+    if let difference = TypeFingerprint(name: expected).difference(from: TypeFingerprint(name: found)) {
+      throw .typeMismatch(role, expected: expected, found: found, difference: difference)
+    }
+    if try !reader.bool("encodable") {
+      throw .notReplayable(entry: nil, field: reader.path.appending("encodable").description)
+    }
+  }
+
+  /// Requires the first entry to have position `index`.
+  mutating func expectFirstIndex(_ index: Int) {
+    order.expect(index: index)
+    content.entries.reset(startingAt: index)
+  }
+
+  mutating func expectStateShape(_ shape: String?) {
+    fileStateShape = shape
+    content.stateShape = shape
+  }
+
+  // MARK: States
+
+  func decodeState(_ value: JSONValue, path: FieldPath) throws(JournalImportError) -> State {
+    try decoder.decode(State.self, from: value, path: path)
+  }
+
+  /// Sets the state before the entry at `index`: the base state, or a checkpoint.
+  mutating func addCheckpoint(
+    _ state: State, index: Int, kind: JournalCheckpoint<State>.Kind, path: FieldPath
+  )
+    throws(JournalImportError)
+  {
+    if content.checkpoints.last == nil, let fileStateShape {
+      let found = TypeFingerprint(name: TypeFingerprint.qualifiedName(of: State.self), shape: fileStateShape)
+      let expected = TypeFingerprint.of(value: state)
+      if let difference = expected.difference(from: found) {
+        throw .typeMismatch(
+          .state, expected: expected.description, found: found.description, difference: difference)
+      }
+    }
+    if content.stateShape == nil { content.stateShape = TypeFingerprint.shape(of: state) }
+    if let last = content.checkpoints.last, last.index > index {
+      throw .invalidValue(entry: path.entryIndex, field: path.description, reason: "checkpoint out of order")
+    }
+    content.checkpoints.append(
+      JournalCheckpoint(index: index, kind: kind, state: state), size: stateSize(state))
+  }
+
+  // MARK: Entries
+
+  /// Reads one entry object: `path` is where it sits (`entries[n]`).
+  ///
+  /// - Parameters:
+  ///   - checkpointRequired: Whether the first entry must carry the base state (streams).
+  ///   - branches: Whether an entry with a resync checkpoint may go back to an earlier index (the
+  ///     journal was truncated to start a branch: the entries from there on are replaced) or jump
+  ///     to another one (the journal was restored or reset: what came before is dropped). NDJSON
+  ///     streams record such turns as they happen.
+  mutating func addEntry(
+    _ value: JSONValue, path: FieldPath, checkpointRequired: Bool = false, branches: Bool = false
+  ) throws(JournalImportError) {
+    let ordinal = entryCount
+    guard ordinal < limits.maxEntries else {
+      throw .tooLarge(entry: ordinal, field: "entries", limit: limits.maxEntries)
+    }
+    let reader = try FieldReader(value, path: path)
+    let fields = try EntryFields(reader)
+    let index = fields.index
+    if branches, let nextIndex = order.nextIndex, index != nextIndex, fields.checkpointIsResync == true {
+      if index >= content.entries.startIndex && index < nextIndex {
+        content.entries.removeLast(from: index)
+        content.checkpoints.removeAll(after: index)
+        var firstDropped = content.events.endIndex
+        while firstDropped > content.events.startIndex,
+          content.events[firstDropped - 1].position > Int64(index)
+        {
+          firstDropped -= 1
+        }
+        content.events.removeLast(from: firstDropped)
+      } else {
+        content.entries.reset(startingAt: index)
+        content.checkpoints.removeAll()
+        content.events.reset(startingAt: content.events.endIndex)
+      }
+      order.expect(index: index)
+    }
+    try order.check(fields, ordinal: ordinal, path: path)
+    if order.nextIndex == nil { content.entries.reset(startingAt: index) }
+    guard try reader.bool("replayable") else {
+      throw .notReplayable(entry: ordinal, field: path.appending("action").description)
+    }
+    let action = try decoder.decode(
+      Action.self, from: reader.required("action"), path: path.appending("action"))
+
+    if let resync = fields.checkpointIsResync {
+      let checkpoint = try reader.object("checkpoint")
+      let state = try decodeState(checkpoint.required("state"), path: checkpoint.path.appending("state"))
+      try addCheckpoint(state, index: index, kind: resync ? .resync : .interval, path: checkpoint.path)
+    } else if checkpointRequired && content.checkpoints.last == nil {
+      throw .missingField(entry: ordinal, field: path.appending("checkpoint").description)
+    }
+    guard content.checkpoints.last != nil else {
+      throw .missingField(entry: nil, field: "baseState")
+    }
+
+    let cause = fields.cause
+    let record = EntryRecord(
+      sequence: fields.sequence, time: fields.time, wallTime: fields.wallTime &- content.originWallNanos,
+      parent: cause.parent ?? 0, effect: cause.effect ?? 0,
+      chainNanos: fields.chainNanos, reducerNanos: fields.reducerNanos,
+      reducerOffsetNanos: fields.reducerOffsetNanos,
+      context: content.strings.code(for: fields.context, at: content.entries.endIndex),
+      causeLabel: content.strings.code(for: cause.label, at: content.entries.endIndex),
+      causeKind: cause.kind.code, flags: fields.stopped ? .stopped : [], action: action)
+    content.entries.append(record)
+    order.accept(fields)
+    entryCount += 1
+  }
+
+  // MARK: Events
+
+  /// Reads one effect event object: `path` is where it sits (`effects[n]`).
+  mutating func addEvent(_ value: JSONValue, path: FieldPath) throws(JournalImportError) {
+    guard eventCount < limits.maxEntries else {
+      throw .tooLarge(entry: nil, field: "effects", limit: limits.maxEntries)
+    }
+    let fields = try EventFields(FieldReader(value, path: path))
+    let position = Int(fields.position)
+    let failure = content.strings.code(for: fields.error, at: position)
+    content.events.append(
+      EventRecord(
+        effect: fields.effect, parent: fields.cause.parent ?? 0, time: fields.time, position: fields.position,
+        label: content.strings.code(for: fields.cause.label, at: position),
+        ids: content.idLists.code(for: fields.ids, at: position),
+        failure: failure, causeKind: fields.cause.kind.code, phase: fields.phase))
+    eventCount += 1
+  }
+}

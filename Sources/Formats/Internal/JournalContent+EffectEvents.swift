@@ -1,0 +1,20 @@
+import ChronicleTracer
+
+extension JournalContent {
+  /// The effect events in the shape the readers give them, for the writers shared with files.
+  var effectEventFields: [EventFields] {
+    events.indices.map { index in
+      let event = self.event(at: index)
+      let (phase, error): (EventRecord.Phase, String?) =
+        switch event.phase {
+        case .started: (.started, nil)
+        case .finished: (.finished, nil)
+        case .cancelled: (.cancelled, nil)
+        case .failed(let message): (.failed, message)
+        }
+      return EventFields(
+        effect: event.effect, phase: phase, error: error, time: nanoseconds(event.time),
+        position: Int64(event.position), cause: event.cause, ids: event.ids)
+    }
+  }
+}

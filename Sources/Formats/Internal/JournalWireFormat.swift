@@ -1,0 +1,176 @@
+import ChronicleStore
+import ChronicleTracer
+import Foundation
+
+/// The names and shapes shared by the Journal JSON and NDJSON formats (docs/formats/).
+enum JournalWireFormat {
+  static let journalFormat = "chronicle.journal"
+  static let streamFormat = "chronicle.journal.ndjson"
+  static let version = 1
+}
+
+/// Builds the JSON objects of the journal formats: meta, entries, effect events.
+struct JournalObjectWriter<State: Sendable, Action: Sendable> {
+  let encoder: ExportEncoder
+  let namer = ActionNamer()
+
+  init(redaction: Redaction) {
+    encoder = ExportEncoder(redaction: redaction)
+  }
+
+  /// The action's encoding (or description), whether it is replayable, and its case name.
+  func action(_ action: Action) -> (json: JSONValue, replayable: Bool, name: String) {
+    let (json, replayable) = encoder.encode(action)
+    return (json, replayable, namer.name(of: action, encoded: replayable ? json : nil))
+  }
+
+  func meta(_ metadata: JournalMetadata, counts: (firstIndex: Int, entries: Int, effects: Int)?) -> JSONValue
+  {
+    var members: [JSONMember] = [
+      JSONMember("state", fingerprint(metadata.state, encodable: State.self is any Encodable.Type)),
+      JSONMember("action", fingerprint(metadata.action, encodable: Action.self is any Encodable.Type)),
+      JSONMember(
+        "origin",
+        .object([
+          JSONMember("wallTime", .integer(wallNanoseconds(metadata.origin))),
+          JSONMember(
+            "iso8601",
+            .string(Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(metadata.origin))),
+        ])),
+      JSONMember("checkpointInterval", .integer(metadata.checkpointInterval)),
+    ]
+    if let counts {
+      members.append(JSONMember("firstIndex", .integer(counts.firstIndex)))
+      members.append(JSONMember("entryCount", .integer(counts.entries)))
+      members.append(JSONMember("effectCount", .integer(counts.effects)))
+    }
+    return .object(members)
+  }
+
+  private func fingerprint(_ fingerprint: TypeFingerprint, encodable: Bool) -> JSONValue {
+    var members = [JSONMember("type", .string(fingerprint.name))]
+    if let shape = fingerprint.shape { members.append(JSONMember("shape", .string(shape))) }
+    members.append(JSONMember("encodable", .bool(encodable)))
+    return .object(members)
+  }
+
+  func cause(_ cause: Cause) -> JSONValue {
+    var members = [JSONMember("kind", .string(cause.kind.rawValue))]
+    if let parent = cause.parent { members.append(JSONMember("parent", .integer(parent))) }
+    if let effect = cause.effect { members.append(JSONMember("effect", .integer(effect))) }
+    if let label = cause.label { members.append(JSONMember("label", .string(label))) }
+    return .object(members)
+  }
+
+  func state(_ state: State) -> JSONValue {
+    encoder.encode(state).json
+  }
+
+  /// The state's JSON; with a tracker, the state's redacted parts become the ones the next
+  /// state is compared with.
+  func state(_ state: State, startingChangesOf tracker: RedactedChangeTracker?) -> JSONValue {
+    guard let tracker else { return self.state(state) }
+    let (json, parts) = encoder.encodeRecordingRedactions(state)
+    tracker.start(with: parts)
+    return json
+  }
+
+  /// Writes an entry object. Written member by member rather than built as a tree: an export
+  /// writes a million of them.
+  ///
+  /// With `redactedChanges`, which saw the state before this entry, an entry written with its
+  /// `state` lists the places of the redacted values that changed in `redactedChanges`.
+  func writeEntry(
+    _ entry: JournalEntry<Action>, checkpoint: JournalCheckpoint<State>?, stateAfter: State?,
+    redactedChanges: RedactedChangeTracker? = nil, into writer: inout JSONWriter
+  ) {
+    let (action, replayable, name) = self.action(entry.action)
+    writer.raw(#"{"index":"#)
+    writer.integer(entry.index)
+    writer.raw(#","seq":"#)
+    writer.integer(entry.sequence)
+    writer.raw(#","time":"#)
+    writer.integer(nanoseconds(entry.time))
+    writer.raw(#","wallTime":"#)
+    writer.integer(wallNanoseconds(entry.wallTime))
+    if let context = entry.context {
+      writer.raw(#","context":"#)
+      writer.string(context)
+    }
+    writer.raw(#","cause":"#)
+    writer.write(cause(entry.cause))
+    writer.raw(#","type":"#)
+    writer.string(name)
+    writer.raw(#","action":"#)
+    writer.write(action)
+    writer.raw(replayable ? #","replayable":true,"outcome":"# : #","replayable":false,"outcome":"#)
+    writer.string(entry.outcome.rawValue)
+    writer.raw(#","durations":{"chain":"#)
+    writer.integer(nanoseconds(entry.chainDuration))
+    if let reducer = entry.reducerDuration {
+      writer.raw(#","reducer":"#)
+      writer.integer(nanoseconds(reducer))
+    }
+    if let offset = entry.reducerOffset {
+      writer.raw(#","reducerOffset":"#)
+      writer.integer(nanoseconds(offset))
+    }
+    writer.raw("}")
+    if let checkpoint {
+      writer.raw(#","checkpoint":{"kind":"#)
+      writer.string(checkpoint.kind.rawValue)
+      writer.raw(#","state":"#)
+      writer.write(state(checkpoint.state, startingChangesOf: redactedChanges))
+      writer.raw("}")
+    }
+    if let stateAfter, let redactedChanges {
+      let (json, parts) = encoder.encodeRecordingRedactions(stateAfter)
+      let changed = redactedChanges.changes(to: parts)
+      if !changed.isEmpty {
+        writer.raw(#","redactedChanges":"#)
+        writer.write(.array(changed.map { StatePatch(path: $0, value: nil).pathJSON }))
+      }
+      writer.raw(#","state":"#)
+      writer.write(json)
+    } else if let stateAfter {
+      writer.raw(#","state":"#)
+      writer.write(state(stateAfter))
+    }
+    writer.raw("}")
+  }
+
+  func event(_ event: JournalEffectEvent) -> JSONValue {
+    var members: [JSONMember] = [JSONMember("effect", .integer(event.effect))]
+    switch event.phase {
+    case .started: members.append(JSONMember("phase", .string("started")))
+    case .finished: members.append(JSONMember("phase", .string("finished")))
+    case .cancelled: members.append(JSONMember("phase", .string("cancelled")))
+    case .failed(let message):
+      members.append(JSONMember("phase", .string("failed")))
+      members.append(JSONMember("error", .string(message)))
+    }
+    members.append(JSONMember("time", .integer(nanoseconds(event.time))))
+    members.append(JSONMember("position", .integer(event.position)))
+    members.append(JSONMember("cause", cause(event.cause)))
+    members.append(JSONMember("ids", .array(event.ids.map { .string($0) })))
+    return .object(members)
+  }
+}
+
+/// A wall-clock time as nanoseconds since 1970, within the formats' range of times: a `Date`
+/// holds a `Double`, whose rounding can take a time at the edge of the range just past it, and
+/// converting a `Double` beyond `Int64` would trap.
+func wallNanoseconds(_ date: Date) -> Int64 {
+  let nanoseconds = (date.timeIntervalSince1970 * 1e9).rounded()
+  let limit = JournalNumberRange.maxTime
+  if nanoseconds.isNaN { return 0 }
+  if nanoseconds >= Double(limit) { return limit }
+  if nanoseconds <= -Double(limit) { return -limit }
+  return Int64(nanoseconds)
+}
+
+/// A duration as whole nanoseconds.
+func nanoseconds(_ duration: Duration) -> Int64 {
+  let (seconds, attoseconds) = duration.components
+  return seconds &* 1_000_000_000 &+ attoseconds / 1_000_000_000
+}

@@ -1,0 +1,566 @@
+/// A strict RFC 8259 parser with limits, for importing files that may be truncated, corrupt or
+/// hostile.
+///
+/// It validates UTF-8 (including escaped surrogate pairs), refuses duplicate keys, and stops at
+/// the configured depth, string and number lengths instead of exhausting the stack or memory.
+/// Every error carries the byte offset and the path of the value being read.
+struct JSONParser {
+  struct Limits: Sendable {
+    var maxDepth: Int
+    var maxStringBytes: Int
+    var maxNumberLength: Int
+    /// Whether an object or array nested deeper than the limit is replaced by ``cutMarker``
+    /// (skipped without recursion) instead of failing: for showing a value whatever its depth.
+    var cutsTooDeep = false
+  }
+
+  /// The deepest nesting any parser accepts, whatever its limits say. The parser recurses once
+  /// per level, and so does every step after it (decoding, writing, diffing, the viewer): this
+  /// keeps all of them far within a thread's stack (Foundation's `JSONDecoder` stops at the same
+  /// depth).
+  static let maxSupportedDepth = 512
+
+  /// What a value cut for its depth is replaced with when ``Limits/cutsTooDeep`` is set.
+  static let cutMarker = "<cut: nested too deep>"
+
+  enum Problem: Equatable, Sendable {
+    case unexpectedEnd
+    case unexpectedByte(UInt8)
+    case invalidUTF8
+    case invalidEscape
+    case invalidNumber
+    case duplicateKey(String)
+    case trailingData
+    case tooDeep(limit: Int)
+    case stringTooLong(limit: Int)
+    case numberTooLong(limit: Int)
+  }
+
+  struct Failure: Error, Sendable {
+    var problem: Problem
+    var offset: Int
+    var path: FieldPath
+  }
+
+  private let bytes: UnsafeBufferPointer<UInt8>
+  private let limits: Limits
+  private var position = 0
+  private var depth = 0
+  private var path = FieldPath()
+  /// The members and elements of the objects and arrays being read, innermost last: each
+  /// container is copied out once, at its end, into an array of its exact size, rather than
+  /// grown (and reallocated) member by member. Kept across values, so reading entry after entry
+  /// allocates no scratch space.
+  private var memberStack: [JSONMember] = []
+  private var elementStack: [JSONValue] = []
+
+  init(bytes: UnsafeBufferPointer<UInt8>, limits: Limits, basePath: FieldPath = FieldPath()) {
+    self.bytes = bytes
+    self.limits = limits
+    self.path = basePath
+  }
+
+  /// Parses one JSON document that fills `bytes` (surrounding whitespace allowed).
+  static func parse(
+    _ bytes: UnsafeBufferPointer<UInt8>, limits: Limits, path: FieldPath = FieldPath()
+  )
+    throws(Failure) -> JSONValue
+  {
+    var parser = JSONParser(bytes: bytes, limits: limits, basePath: path)
+    parser.skipWhitespace()
+    let value = try parser.parseValue()
+    parser.skipWhitespace()
+    if parser.position < bytes.count { throw parser.failure(.trailingData) }
+    return value
+  }
+
+  /// The scratch space of a parser, handed from one document to the next: a reader of many
+  /// small documents (an NDJSON stream's lines) then allocates none of it after the first.
+  struct Scratch {
+    fileprivate var members: [JSONMember] = []
+    fileprivate var elements: [JSONValue] = []
+  }
+
+  /// Parses one JSON document that fills `bytes`, with the scratch space of the documents before.
+  static func parse(
+    _ bytes: UnsafeBufferPointer<UInt8>, limits: Limits, path: FieldPath = FieldPath(), scratch: inout Scratch
+  ) throws(Failure) -> JSONValue {
+    var parser = JSONParser(bytes: bytes, limits: limits, basePath: path)
+    swap(&parser.memberStack, &scratch.members)
+    swap(&parser.elementStack, &scratch.elements)
+    defer {
+      swap(&parser.memberStack, &scratch.members)
+      swap(&parser.elementStack, &scratch.elements)
+    }
+    parser.skipWhitespace()
+    let value = try parser.parseValue()
+    parser.skipWhitespace()
+    if parser.position < bytes.count { throw parser.failure(.trailingData) }
+    return value
+  }
+
+  /// Parses `bytes` (see ``parse(_:limits:path:)-(UnsafeBufferPointer<UInt8>,_,_)``).
+  static func parse(
+    _ bytes: [UInt8], limits: Limits, path: FieldPath = FieldPath()
+  ) throws(Failure) -> JSONValue {
+    let result: Result<JSONValue, Failure> = bytes.withUnsafeBufferPointer { buffer in
+      do throws(Failure) {
+        return .success(try parse(buffer, limits: limits, path: path))
+      } catch {
+        return .failure(error)
+      }
+    }
+    return try result.get()
+  }
+
+  func failure(_ problem: Problem) -> Failure {
+    Failure(problem: problem, offset: position, path: path)
+  }
+
+  private mutating func skipWhitespace() {
+    while position < bytes.count {
+      switch bytes[position] {
+      case 0x20, 0x0A, 0x0D, 0x09: position += 1
+      default: return
+      }
+    }
+  }
+
+  mutating func parseValue() throws(Failure) -> JSONValue {
+    guard position < bytes.count else { throw failure(.unexpectedEnd) }
+    switch bytes[position] {
+    case UInt8(ascii: "{"), UInt8(ascii: "["):
+      if limits.cutsTooDeep && depth >= maxDepth {
+        try skipContainer()
+        return .string(Self.cutMarker)
+      }
+      return bytes[position] == UInt8(ascii: "{") ? try parseObject() : try parseArray()
+    case UInt8(ascii: "\""): return .string(try parseString())
+    case UInt8(ascii: "t"): try literal("true"); return .bool(true)
+    case UInt8(ascii: "f"): try literal("false"); return .bool(false)
+    case UInt8(ascii: "n"): try literal("null"); return .null
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
+    default: throw failure(.unexpectedByte(bytes[position]))
+    }
+  }
+
+  private mutating func literal(_ text: StaticString) throws(Failure) {
+    let count = text.utf8CodeUnitCount
+    for offset in 0..<count {
+      guard position + offset < bytes.count else {
+        position += offset
+        throw failure(.unexpectedEnd)
+      }
+      if bytes[position + offset] != text.utf8Start[offset] {
+        position += offset
+        throw failure(.unexpectedByte(bytes[position]))
+      }
+    }
+    position += count
+  }
+
+  private var maxDepth: Int { min(limits.maxDepth, Self.maxSupportedDepth) }
+
+  private mutating func enter() throws(Failure) {
+    depth += 1
+    if depth > maxDepth { throw failure(.tooDeep(limit: maxDepth)) }
+  }
+
+  /// Moves past the object or array at `position` without building it, counting brackets in a
+  /// loop rather than recursing, whatever its depth. Its contents are not validated beyond
+  /// their strings and brackets: the values cut are not shown.
+  private mutating func skipContainer() throws(Failure) {
+    var open = 0
+    while position < bytes.count {
+      switch bytes[position] {
+      case UInt8(ascii: "{"), UInt8(ascii: "["): open += 1
+      case UInt8(ascii: "}"), UInt8(ascii: "]"):
+        open -= 1
+        if open == 0 {
+          position += 1
+          return
+        }
+      case UInt8(ascii: "\""):
+        position += 1
+        while position < bytes.count, bytes[position] != UInt8(ascii: "\"") {
+          position += bytes[position] == UInt8(ascii: "\\") ? 2 : 1
+        }
+      default: break
+      }
+      position += 1
+    }
+    position = bytes.count
+    throw failure(.unexpectedEnd)
+  }
+
+  private mutating func parseObject() throws(Failure) -> JSONValue {
+    try enter()
+    position += 1
+    skipWhitespace()
+    if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
+      position += 1
+      depth -= 1
+      return .object([])
+    }
+    let first = memberStack.count
+    defer { memberStack.removeLast(memberStack.count - first) }
+    var keys = Set<String>()
+    while true {
+      skipWhitespace()
+      guard position < bytes.count else { throw failure(.unexpectedEnd) }
+      guard bytes[position] == UInt8(ascii: "\"") else { throw failure(.unexpectedByte(bytes[position])) }
+      let keyOffset = position
+      let key = try parseString()
+      // Most objects are small: a scan is cheaper than hashing every key.
+      let duplicate: Bool
+      let count = memberStack.count - first
+      if count < 16 {
+        duplicate = memberStack[first...].contains { $0.key == key }
+      } else {
+        if keys.isEmpty { keys = Set(memberStack[first...].map(\.key)) }
+        duplicate = !keys.insert(key).inserted
+      }
+      if duplicate {
+        throw Failure(problem: .duplicateKey(key), offset: keyOffset, path: path)
+      }
+      skipWhitespace()
+      guard position < bytes.count else { throw failure(.unexpectedEnd) }
+      guard bytes[position] == UInt8(ascii: ":") else { throw failure(.unexpectedByte(bytes[position])) }
+      position += 1
+      skipWhitespace()
+      path.components.append(.key(key))
+      let value = try parseValue()
+      path.components.removeLast()
+      memberStack.append(JSONMember(key, value))
+      if try endOfMember(closing: UInt8(ascii: "}")) { return .object(Array(memberStack[first...])) }
+    }
+  }
+
+  private mutating func parseArray() throws(Failure) -> JSONValue {
+    try enter()
+    position += 1
+    skipWhitespace()
+    if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
+      position += 1
+      depth -= 1
+      return .array([])
+    }
+    let first = elementStack.count
+    defer { elementStack.removeLast(elementStack.count - first) }
+    while true {
+      skipWhitespace()
+      path.components.append(.index(elementStack.count - first))
+      let value = try parseValue()
+      path.components.removeLast()
+      elementStack.append(value)
+      if try endOfMember(closing: UInt8(ascii: "]")) { return .array(Array(elementStack[first...])) }
+    }
+  }
+
+  /// After a member or element: consumes the `,` before the next one (returns `false`), or
+  /// `closing`, which ends the container (returns `true`, leaving its level).
+  private mutating func endOfMember(closing: UInt8) throws(Failure) -> Bool {
+    skipWhitespace()
+    guard position < bytes.count else { throw failure(.unexpectedEnd) }
+    switch bytes[position] {
+    case UInt8(ascii: ","):
+      position += 1
+      return false
+    case closing:
+      position += 1
+      depth -= 1
+      return true
+    default:
+      throw failure(.unexpectedByte(bytes[position]))
+    }
+  }
+
+  private mutating func parseNumber() throws(Failure) -> String {
+    let start = position
+    if bytes[position] == UInt8(ascii: "-") { position += 1 }
+    guard position < bytes.count else { throw failure(.unexpectedEnd) }
+    if bytes[position] == UInt8(ascii: "0") {
+      position += 1
+    } else if isDigit(bytes[position]) {
+      while position < bytes.count, isDigit(bytes[position]) { position += 1 }
+    } else {
+      throw failure(.invalidNumber)
+    }
+    if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
+      position += 1
+      guard position < bytes.count else { throw failure(.unexpectedEnd) }
+      guard isDigit(bytes[position]) else { throw failure(.invalidNumber) }
+      while position < bytes.count, isDigit(bytes[position]) { position += 1 }
+    }
+    if position < bytes.count, bytes[position] | 0x20 == UInt8(ascii: "e") {
+      position += 1
+      if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-")
+      {
+        position += 1
+      }
+      guard position < bytes.count else { throw failure(.unexpectedEnd) }
+      guard isDigit(bytes[position]) else { throw failure(.invalidNumber) }
+      while position < bytes.count, isDigit(bytes[position]) { position += 1 }
+    }
+    if position - start > limits.maxNumberLength {
+      position = start
+      throw failure(.numberTooLong(limit: limits.maxNumberLength))
+    }
+    // The bytes are ASCII digits and signs, so this decoding cannot fail.
+    return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+  }
+
+  private func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+
+  private var rawStringLimit: Int {
+    limits.maxStringBytes > Int.max / 6 ? Int.max : limits.maxStringBytes * 6
+  }
+
+  private mutating func parseString() throws(Failure) -> String {
+    let start = position
+    position += 1
+    // Fast path: no escapes. Scan and validate, then decode once, straight from the input.
+    while position < bytes.count {
+      let byte = bytes[position]
+      if byte == UInt8(ascii: "\"") {
+        let length = position - start - 1
+        if length > limits.maxStringBytes {
+          position = start
+          throw failure(.stringTooLong(limit: limits.maxStringBytes))
+        }
+        position += 1
+        return String(
+          decoding: UnsafeBufferPointer(rebasing: bytes[(start + 1)..<(position - 1)]), as: UTF8.self)
+      }
+      if byte == UInt8(ascii: "\\") { break }
+      if byte < 0x20 {
+        throw failure(.unexpectedByte(byte))
+      } else if byte < 0x80 {
+        position += 1
+      } else {
+        try skipUTF8Scalar()
+      }
+      if position - start - 1 > rawStringLimit {
+        position = start
+        throw failure(.stringTooLong(limit: limits.maxStringBytes))
+      }
+    }
+    return try parseEscapedString(from: start)
+  }
+
+  /// The string that opens at `start`, read up to `position` already (valid, without escapes),
+  /// then on through its escapes.
+  private mutating func parseEscapedString(from start: Int) throws(Failure) -> String {
+    var output: [UInt8] = []
+    var runStart = start + 1
+    while true {
+      guard position < bytes.count else { throw failure(.unexpectedEnd) }
+      let byte = bytes[position]
+      if byte == UInt8(ascii: "\"") {
+        output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<position]))
+        position += 1
+        break
+      }
+      if byte == UInt8(ascii: "\\") {
+        output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<position]))
+        try parseEscape(into: &output)
+        runStart = position
+      } else if byte < 0x20 {
+        throw failure(.unexpectedByte(byte))
+      } else if byte < 0x80 {
+        position += 1
+      } else {
+        try skipUTF8Scalar()
+      }
+      // The text read, escapes included, is at most six times the bytes it decodes to (`\u0041`
+      // is one byte): past that the string is too long whatever it holds, so reading stops.
+      if position - start - 1 > rawStringLimit {
+        position = start
+        throw failure(.stringTooLong(limit: limits.maxStringBytes))
+      }
+    }
+    if output.count > limits.maxStringBytes {
+      position = start
+      throw failure(.stringTooLong(limit: limits.maxStringBytes))
+    }
+    return String(decoding: output, as: UTF8.self)
+  }
+
+  /// Validates one multi-byte UTF-8 scalar at `position` and moves past it.
+  private mutating func skipUTF8Scalar() throws(Failure) {
+    let lead = bytes[position]
+    let length: Int
+    var minimum: UInt32
+    var scalar: UInt32
+    switch lead {
+    case 0xC2...0xDF: length = 2; scalar = UInt32(lead & 0x1F); minimum = 0x80
+    case 0xE0...0xEF: length = 3; scalar = UInt32(lead & 0x0F); minimum = 0x800
+    case 0xF0...0xF4: length = 4; scalar = UInt32(lead & 0x07); minimum = 0x10000
+    default: throw failure(.invalidUTF8)
+    }
+    guard position + length <= bytes.count else {
+      // A scalar cut by the end of input is a truncation, not an encoding error.
+      for offset in 1..<(bytes.count - position) where bytes[position + offset] & 0xC0 != 0x80 {
+        throw failure(.invalidUTF8)
+      }
+      position = bytes.count
+      throw failure(.unexpectedEnd)
+    }
+    for offset in 1..<length {
+      let byte = bytes[position + offset]
+      guard byte & 0xC0 == 0x80 else { throw failure(.invalidUTF8) }
+      scalar = scalar << 6 | UInt32(byte & 0x3F)
+    }
+    guard scalar >= minimum, scalar <= 0x10FFFF, !(0xD800...0xDFFF).contains(scalar) else {
+      throw failure(.invalidUTF8)
+    }
+    position += length
+  }
+
+  private mutating func parseEscape(into output: inout [UInt8]) throws(Failure) {
+    position += 1
+    guard position < bytes.count else { throw failure(.unexpectedEnd) }
+    let byte = bytes[position]
+    position += 1
+    switch byte {
+    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): output.append(byte)
+    case UInt8(ascii: "b"): output.append(0x08)
+    case UInt8(ascii: "f"): output.append(0x0C)
+    case UInt8(ascii: "n"): output.append(0x0A)
+    case UInt8(ascii: "r"): output.append(0x0D)
+    case UInt8(ascii: "t"): output.append(0x09)
+    case UInt8(ascii: "u"):
+      var scalar = try parseHex4()
+      if (0xD800...0xDBFF).contains(scalar) {
+        // A high surrogate must be followed by `\u` and a low one; the input ending first is
+        // truncated, anything else there is a lone surrogate.
+        guard position < bytes.count else { throw failure(.unexpectedEnd) }
+        guard bytes[position] == UInt8(ascii: "\\") else { throw failure(.invalidEscape) }
+        guard position + 1 < bytes.count else {
+          position = bytes.count
+          throw failure(.unexpectedEnd)
+        }
+        guard bytes[position + 1] == UInt8(ascii: "u") else { throw failure(.invalidEscape) }
+        position += 2
+        let low = try parseHex4()
+        guard (0xDC00...0xDFFF).contains(low) else { throw failure(.invalidEscape) }
+        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+      } else if (0xDC00...0xDFFF).contains(scalar) {
+        throw failure(.invalidEscape)
+      }
+      // Not a surrogate and at most 0x10FFFF by now: the `else` is never taken, yet it costs
+      // nothing and keeps the parser free of traps.
+      guard let unicode = Unicode.Scalar(scalar), let encoded = UTF8.encode(unicode) else {
+        throw failure(.invalidEscape)
+      }
+      output.append(contentsOf: encoded)
+    default:
+      position -= 1
+      throw failure(.invalidEscape)
+    }
+  }
+
+  private mutating func parseHex4() throws(Failure) -> UInt32 {
+    var value: UInt32 = 0
+    for _ in 0..<4 {
+      guard position < bytes.count else { throw failure(.unexpectedEnd) }
+      let byte = bytes[position]
+      let digit: UInt8
+      switch byte {
+      case 0x30...0x39: digit = byte - 0x30
+      case 0x41...0x46: digit = byte - 0x41 + 10
+      case 0x61...0x66: digit = byte - 0x61 + 10
+      default: throw failure(.invalidEscape)
+      }
+      value = value << 4 | UInt32(digit)
+      position += 1
+    }
+    return value
+  }
+
+  // MARK: - Reading a document piece by piece
+
+  // The importers read a journal's top-level object member by member and its entries one at a
+  // time, so that a large file is never held as one tree.
+
+  /// Reads the `{` that opens an object.
+  mutating func beginObject() throws(Failure) {
+    skipWhitespace()
+    guard position < bytes.count else { throw failure(.unexpectedEnd) }
+    guard bytes[position] == UInt8(ascii: "{") else { throw failure(.unexpectedByte(bytes[position])) }
+    try enter()
+    position += 1
+  }
+
+  /// Reads up to the next member's value and returns its key, with the key pushed on the path
+  /// (call ``endMember()`` after reading the value); `nil` at the object's end.
+  mutating func nextMember(first: Bool) throws(Failure) -> String? {
+    skipWhitespace()
+    guard position < bytes.count else { throw failure(.unexpectedEnd) }
+    if bytes[position] == UInt8(ascii: "}") {
+      position += 1
+      depth -= 1
+      return nil
+    }
+    if !first {
+      guard bytes[position] == UInt8(ascii: ",") else { throw failure(.unexpectedByte(bytes[position])) }
+      position += 1
+      skipWhitespace()
+      guard position < bytes.count else { throw failure(.unexpectedEnd) }
+    }
+    guard bytes[position] == UInt8(ascii: "\"") else { throw failure(.unexpectedByte(bytes[position])) }
+    let key = try parseString()
+    skipWhitespace()
+    guard position < bytes.count else { throw failure(.unexpectedEnd) }
+    guard bytes[position] == UInt8(ascii: ":") else { throw failure(.unexpectedByte(bytes[position])) }
+    position += 1
+    skipWhitespace()
+    path.components.append(.key(key))
+    return key
+  }
+
+  /// Pops the key ``nextMember(first:)`` pushed.
+  mutating func endMember() {
+    path.components.removeLast()
+  }
+
+  /// Reads the `[` that opens an array.
+  mutating func beginArray() throws(Failure) {
+    skipWhitespace()
+    guard position < bytes.count else { throw failure(.unexpectedEnd) }
+    guard bytes[position] == UInt8(ascii: "[") else { throw failure(.unexpectedByte(bytes[position])) }
+    try enter()
+    position += 1
+  }
+
+  /// Moves to the array's next element, with its index pushed on the path (call
+  /// ``endMember()`` after reading it); `false` at the array's end.
+  mutating func nextElement(index: Int) throws(Failure) -> Bool {
+    skipWhitespace()
+    guard position < bytes.count else { throw failure(.unexpectedEnd) }
+    if bytes[position] == UInt8(ascii: "]") {
+      position += 1
+      depth -= 1
+      return false
+    }
+    if index > 0 {
+      guard bytes[position] == UInt8(ascii: ",") else { throw failure(.unexpectedByte(bytes[position])) }
+      position += 1
+      skipWhitespace()
+    }
+    path.components.append(.index(index))
+    return true
+  }
+
+  /// Checks that only whitespace follows.
+  mutating func finish() throws(Failure) {
+    skipWhitespace()
+    if position < bytes.count { throw failure(.trailingData) }
+  }
+
+  /// Whether the next value (after whitespace) is the given byte, such as `[`.
+  mutating func peek(_ byte: UInt8) -> Bool {
+    skipWhitespace()
+    return position < bytes.count && bytes[position] == byte
+  }
+}
