@@ -24,7 +24,7 @@ struct JSONValueDecoder {
 }
 
 /// An array position in a coding path, spelled as `JSONDecoder` spells it.
-struct JSONIndexKey: CodingKey {
+private struct JSONIndexKey: CodingKey {
   var stringValue: String { "Index \(index)" }
   var intValue: Int? { index }
   let index: Int
