@@ -62,7 +62,9 @@ let package = Package(
       path: "Sources/Formats"),
     .target(
       name: "ChronicleTimeTravel",
-      dependencies: ["ChronicleStore", "ChronicleInspection", "ChronicleLocks", "ChronicleTracer", "ChronicleFormats"],
+      dependencies: [
+        "ChronicleStore", "ChronicleInspection", "ChronicleLocks", "ChronicleTracer", "ChronicleFormats",
+      ],
       path: "Sources/TimeTravel"),
     .target(
       name: "Chronicle",
@@ -152,6 +154,7 @@ let package = Package(
       name: "FormatsTests",
       dependencies: [
         "ChronicleStore", "ChronicleTracer", "ChronicleFormats", "ChronicleTestSupport", "TracerFixtures",
+        "ChronicleMiddleware",
       ],
       path: "Tests/FormatsTests"),
     .testTarget(
