@@ -40,7 +40,7 @@ struct JSONValueEncoder {
   ///   the value's own `encode(to:)` throws.
   func encode(_ value: some Encodable) throws -> JSONValue {
     let context = EncodingContext(redaction: redaction, types: types)
-    return try context.box(value, key: nil, parent: nil).resolved()
+    return try context.box(value, key: nil, parent: nil)
   }
 
   /// The JSON for `value`, and the values written as `"<redacted>"` with their places in it.
@@ -52,7 +52,7 @@ struct JSONValueEncoder {
   ) throws -> (json: JSONValue, redacted: [RedactedPart]) {
     let context = EncodingContext(redaction: redaction, types: types)
     context.recordsRedactions = true
-    let json = try context.box(value, key: nil, parent: nil).resolved()
+    let json = try context.box(value, key: nil, parent: nil)
     return (json, context.redactedParts)
   }
 }
@@ -154,11 +154,11 @@ private final class EncodingContext {
 
   /// The node of `value`, or the placeholder in a container whose values are all redacted.
   func box<T: Encodable>(_ value: T, key: (any CodingKey)?, parent: PathLink?, hidden: Bool) throws
-    -> EncodedNode
+    -> JSONValue
   {
     guard hidden else { return try box(value, key: key, parent: parent) }
     record(value, key: key, parent: parent)
-    return .value(.string(Redaction.placeholder))
+    return .string(Redaction.placeholder)
   }
 
   func record(_ value: Any, key: (any CodingKey)?, parent: PathLink?) {
@@ -178,47 +178,48 @@ private final class EncodingContext {
       })
   }
 
-  func box<T: Encodable>(_ value: T, key: (any CodingKey)?, parent: PathLink?) throws -> EncodedNode {
+  func box<T: Encodable>(_ value: T, key: (any CodingKey)?, parent: PathLink?) throws -> JSONValue {
     if hasRules, redactsByRule(value, key: key, parent: parent) {
       record(value, key: key, parent: parent)
-      return .value(.string(Redaction.placeholder))
+      return .string(Redaction.placeholder)
     }
     if let primitive = try primitive(value, key: key, parent: parent) { return primitive }
     if types.isSensitive(T.self) {
       record(value, key: key, parent: parent)
-      return .value(.string(Redaction.placeholder))
+      return .string(Redaction.placeholder)
     }
-    let encoder = TreeEncoder(context: self, parent: parent, key: key)
+    let encoder = Node(context: self, parent: parent, key: key)
     try value.encode(to: encoder)
-    return encoder.node ?? .value(.object([]))
+    // Its `encode(to:)` has returned: whatever containers it opened are filled.
+    return encoder.resolved()
   }
 
   /// Values written directly rather than through their `encode(to:)`: scalars, and the types
   /// `JSONEncoder` special-cases by default. Told apart by their type, compared as a pointer,
   /// rather than by a dynamic cast per type: most values met are not scalars.
-  func primitive<T>(_ value: T, key: (any CodingKey)?, parent: PathLink?) throws -> EncodedNode? {
+  func primitive<T>(_ value: T, key: (any CodingKey)?, parent: PathLink?) throws -> JSONValue? {
     func `is`<U>(_ type: U.Type) -> Bool { T.self == U.self }
     func `as`<U>(_ type: U.Type) -> U { unsafeBitCast(value, to: U.self) }
-    if `is`(String.self) { return .value(.string(`as`(String.self))) }
-    if `is`(Int.self) { return .value(.integer(`as`(Int.self))) }
-    if `is`(Bool.self) { return .value(.bool(`as`(Bool.self))) }
-    if `is`(Double.self) { return .value(try floating(`as`(Double.self), key: key, parent: parent)) }
-    if `is`(Int64.self) { return .value(.integer(`as`(Int64.self))) }
-    if `is`(UInt64.self) { return .value(.integer(`as`(UInt64.self))) }
-    if `is`(Int32.self) { return .value(.integer(`as`(Int32.self))) }
-    if `is`(UInt32.self) { return .value(.integer(`as`(UInt32.self))) }
-    if `is`(UInt.self) { return .value(.integer(`as`(UInt.self))) }
-    if `is`(Int16.self) { return .value(.integer(`as`(Int16.self))) }
-    if `is`(UInt16.self) { return .value(.integer(`as`(UInt16.self))) }
-    if `is`(Int8.self) { return .value(.integer(`as`(Int8.self))) }
-    if `is`(UInt8.self) { return .value(.integer(`as`(UInt8.self))) }
-    if `is`(Float.self) { return .value(try floating(`as`(Float.self), key: key, parent: parent)) }
-    if `is`(Data.self) { return .value(.string(`as`(Data.self).base64EncodedString())) }
-    if `is`(URL.self) { return .value(.string(`as`(URL.self).absoluteString)) }
+    if `is`(String.self) { return .string(`as`(String.self)) }
+    if `is`(Int.self) { return .integer(`as`(Int.self)) }
+    if `is`(Bool.self) { return .bool(`as`(Bool.self)) }
+    if `is`(Double.self) { return try floating(`as`(Double.self), key: key, parent: parent) }
+    if `is`(Int64.self) { return .integer(`as`(Int64.self)) }
+    if `is`(UInt64.self) { return .integer(`as`(UInt64.self)) }
+    if `is`(Int32.self) { return .integer(`as`(Int32.self)) }
+    if `is`(UInt32.self) { return .integer(`as`(UInt32.self)) }
+    if `is`(UInt.self) { return .integer(`as`(UInt.self)) }
+    if `is`(Int16.self) { return .integer(`as`(Int16.self)) }
+    if `is`(UInt16.self) { return .integer(`as`(UInt16.self)) }
+    if `is`(Int8.self) { return .integer(`as`(Int8.self)) }
+    if `is`(UInt8.self) { return .integer(`as`(UInt8.self)) }
+    if `is`(Float.self) { return try floating(`as`(Float.self), key: key, parent: parent) }
+    if `is`(Data.self) { return .string(`as`(Data.self).base64EncodedString()) }
+    if `is`(URL.self) { return .string(`as`(URL.self).absoluteString) }
     if `is`(Decimal.self) {
       let decimal = `as`(Decimal.self)
       guard decimal.isFinite else { throw invalid(decimal, key: key, parent: parent) }
-      return .value(.number(decimal.description))
+      return .number(decimal.description)
     }
     return nil
   }
@@ -242,74 +243,32 @@ private final class EncodingContext {
   }
 }
 
-/// A node under construction: containers are references so that nested containers can be
-/// filled after they were handed out, as the `Encoder` protocol allows.
-private enum EncodedNode {
-  case value(JSONValue)
-  case object(ObjectBox)
-  case array(ArrayBox)
-  case encoder(TreeEncoder)
-
-  func resolved() -> JSONValue {
-    switch self {
-    case .value(let value): value
-    case .object(let box): .object(box.members.map { JSONMember($0.key, $0.node.resolved()) })
-    case .array(let box): .array(box.elements.map { $0.resolved() })
-    case .encoder(let encoder): encoder.node?.resolved() ?? .object([])
-    }
+/// A value under construction, which is also the encoder (or nested container) that writes it
+/// and the link of their coding path. Nested containers and super encoders are nodes of their
+/// own, handed out before they are filled (as the `Encoder` protocol allows): their places are
+/// kept and filled when this node is resolved.
+private final class Node: PathLink, Encoder, SingleValueEncodingContainer {
+  private enum Kind {
+    case empty
+    case value(JSONValue)
+    case object
+    case array
   }
-}
 
-private final class ObjectBox {
-  var members: [(key: String, node: EncodedNode)] = []
+  let context: EncodingContext
+  /// Whether this node sits in a container whose key a rule names: every value it writes is
+  /// redacted.
+  let hidden: Bool
+  var userInfo: [CodingUserInfoKey: Any] { [:] }
+  private var kind = Kind.empty
+  private(set) var members: [JSONMember] = []
+  private(set) var elements: [JSONValue] = []
+  /// Nodes handed out for a member or element (by position), resolved with this one.
+  private var children: [(position: Int, node: Node)] = []
   /// Positions of the keys, built once an object grows past a linear search's worth: an object
   /// written by synthesized `Codable` never repeats a key, but a hand-written one may.
   private var positions: [String: Int]?
   private static let linearLimit = 16
-
-  func set(_ node: EncodedNode, for key: String) {
-    if let position = position(of: key) {
-      members[position].node = node
-      return
-    }
-    positions?[key] = members.count
-    members.append((key, node))
-    if positions == nil, members.count > Self.linearLimit {
-      positions = Dictionary(members.indices.map { (members[$0].key, $0) }, uniquingKeysWith: { $1 })
-    }
-  }
-
-  func existing(_ key: String) -> EncodedNode? {
-    position(of: key).map { members[$0].node }
-  }
-
-  private func position(of key: String) -> Int? {
-    if let positions { return positions[key] }
-    return members.firstIndex { $0.key == key }
-  }
-}
-
-private final class ArrayBox {
-  var elements: [EncodedNode] = []
-}
-
-/// The key of an element of an unkeyed container.
-private struct IndexKey: CodingKey {
-  var intValue: Int?
-  var stringValue: String { "\(intValue ?? 0)" }
-  init(intValue: Int) { self.intValue = intValue }
-  init?(stringValue: String) { nil }
-}
-
-private let superKey = "super"
-
-/// An encoder for one value. `hidden` marks one inside a container whose key a rule names: every
-/// value it writes is redacted.
-private final class TreeEncoder: PathLink, Encoder, SingleValueEncodingContainer {
-  let context: EncodingContext
-  let hidden: Bool
-  var userInfo: [CodingUserInfoKey: Any] { [:] }
-  var node: EncodedNode?
 
   init(context: EncodingContext, parent: PathLink?, key: (any CodingKey)?, hidden: Bool = false) {
     self.context = context
@@ -317,46 +276,131 @@ private final class TreeEncoder: PathLink, Encoder, SingleValueEncodingContainer
     super.init(parent: parent, key: key)
   }
 
-  func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-    let box: ObjectBox
-    if case .object(let existing) = node {
-      box = existing
-    } else {
-      box = ObjectBox()
-      node = .object(box)
+  /// The JSON written: an encoder that wrote nothing is an empty object, as `JSONEncoder` writes.
+  func resolved() -> JSONValue {
+    switch kind {
+    case .empty: return .object([])
+    case .value(let value): return value
+    case .object:
+      var members = members
+      for child in children { members[child.position].value = child.node.resolved() }
+      return .object(members)
+    case .array:
+      var elements = elements
+      for child in children { elements[child.position] = child.node.resolved() }
+      return .array(elements)
     }
-    return KeyedEncodingContainer(KeyedContainer<Key>(context: context, box: box, link: self, hidden: hidden))
+  }
+
+  // MARK: Storage
+
+  private func become(_ newKind: Kind) {
+    members = []
+    elements = []
+    children = []
+    positions = nil
+    kind = newKind
+  }
+
+  /// Sets the member `key` (replacing an earlier one of that key in place).
+  func set(_ value: JSONValue, for key: String) {
+    if let position = position(of: key) {
+      members[position].value = value
+      children.removeAll { $0.position == position }
+    } else {
+      append(JSONMember(key, value))
+    }
+  }
+
+  private func append(_ member: JSONMember) {
+    if members.isEmpty { members.reserveCapacity(4) }
+    positions?[member.key] = members.count
+    members.append(member)
+    if positions == nil, members.count > Self.linearLimit {
+      positions = Dictionary(members.indices.map { (members[$0].key, $0) }, uniquingKeysWith: { $1 })
+    }
+  }
+
+  private func position(of key: String) -> Int? {
+    if let positions { return positions[key] }
+    return members.firstIndex { $0.key == key }
+  }
+
+  func append(_ element: JSONValue) {
+    elements.append(element)
+  }
+
+  /// The node of the member `key`: the one already handed out for it if it is of `kind`,
+  /// otherwise a new one.
+  func child(for key: some CodingKey, object: Bool, hidden: Bool) -> Node {
+    if let position = position(of: key.stringValue),
+      let existing = children.last(where: { $0.position == position })?.node, existing.isObject == object
+    {
+      return existing
+    }
+    let node = Node(context: context, parent: self, key: key, hidden: hidden)
+    node.kind = object ? .object : .array
+    set(.null, for: key.stringValue)
+    children.append((position(of: key.stringValue) ?? members.count - 1, node))
+    return node
+  }
+
+  /// A node for the next element.
+  func childElement(object: Bool?) -> Node {
+    let node = Node(context: context, parent: self, key: IndexKey(intValue: elements.count), hidden: hidden)
+    if let object { node.kind = object ? .object : .array }
+    children.append((elements.count, node))
+    elements.append(.null)
+    return node
+  }
+
+  /// A super encoder written at `key`.
+  func superNode(for key: AnyKey, hidden: Bool) -> Node {
+    let node = Node(context: context, parent: self, key: key, hidden: hidden)
+    set(.null, for: key.stringValue)
+    children.append((position(of: key.stringValue) ?? members.count - 1, node))
+    return node
+  }
+
+  private var isObject: Bool {
+    if case .object = kind { return true }
+    return false
+  }
+
+  // MARK: Encoder
+
+  func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+    if !isObject { become(.object) }
+    return KeyedEncodingContainer(KeyedContainer<Key>(node: self))
   }
 
   func unkeyedContainer() -> any UnkeyedEncodingContainer {
-    let box: ArrayBox
-    if case .array(let existing) = node {
-      box = existing
-    } else {
-      box = ArrayBox()
-      node = .array(box)
-    }
-    return UnkeyedContainer(context: context, box: box, link: self, hidden: hidden)
+    if case .array = kind {} else { become(.array) }
+    return UnkeyedContainer(node: self)
   }
 
   func singleValueContainer() -> any SingleValueEncodingContainer { self }
 
   // MARK: SingleValueEncodingContainer
 
-  func encodeNil() throws { node = .value(hidden ? .string(Redaction.placeholder) : .null) }
+  private func setValue(_ value: JSONValue) {
+    become(.value(value))
+  }
+
+  func encodeNil() throws { setValue(hidden ? .string(Redaction.placeholder) : .null) }
 
   func encode<T: Encodable>(_ value: T) throws {
-    node = try context.box(value, key: key, parent: parent, hidden: hidden)
+    setValue(try context.box(value, key: key, parent: parent, hidden: hidden))
   }
 
   private func scalar<T>(_ value: T, _ json: JSONValue) {
     if hidden {
       context.record(value, key: key, parent: parent)
-      node = .value(.string(Redaction.placeholder))
+      setValue(.string(Redaction.placeholder))
     } else if context.redactsScalar(value, key: key, parent: parent) {
-      node = .value(.string(Redaction.placeholder))
+      setValue(.string(Redaction.placeholder))
     } else {
-      node = .value(json)
+      setValue(json)
     }
   }
 
@@ -372,42 +416,55 @@ private final class TreeEncoder: PathLink, Encoder, SingleValueEncodingContainer
   func encode(_ value: UInt16) throws { scalar(value, .integer(value)) }
   func encode(_ value: UInt32) throws { scalar(value, .integer(value)) }
   func encode(_ value: UInt64) throws { scalar(value, .integer(value)) }
-  func encode(_ value: Double) throws { node = try context.box(value, key: key, parent: parent, hidden: hidden) }
-  func encode(_ value: Float) throws { node = try context.box(value, key: key, parent: parent, hidden: hidden) }
+  func encode(_ value: Double) throws { setValue(try context.box(value, key: key, parent: parent, hidden: hidden)) }
+  func encode(_ value: Float) throws { setValue(try context.box(value, key: key, parent: parent, hidden: hidden)) }
+}
+
+/// The key of an element of an unkeyed container.
+private struct IndexKey: CodingKey {
+  var intValue: Int?
+  var stringValue: String { "\(intValue ?? 0)" }
+  init(intValue: Int) { self.intValue = intValue }
+  init?(stringValue: String) { nil }
+}
+
+private struct AnyKey: CodingKey {
+  var stringValue: String
+  var intValue: Int? { nil }
+  init(_ string: String) { stringValue = string }
+  init?(stringValue: String) { self.stringValue = stringValue }
+  init?(intValue: Int) { nil }
 }
 
 /// Writes a keyed container's scalars without the generic path (no type look-up, no boxing).
 private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
-  let context: EncodingContext
-  let box: ObjectBox
-  /// The encoder or nested container this container writes for: its coding path.
-  let link: PathLink
-  let hidden: Bool
+  /// The node written, which is also the link of this container's coding path.
+  let node: Node
 
-  var codingPath: [any CodingKey] { link.codingPath }
+  var codingPath: [any CodingKey] { node.codingPath }
 
   /// Whether the values under `key` are all redacted: here, or because a rule names `key`.
   private func hides(_ key: some CodingKey) -> Bool {
-    hidden || context.redactsContainer(key: key)
+    node.hidden || node.context.redactsContainer(key: key)
   }
 
   @inline(__always)
   private func scalar<T>(_ value: T, _ json: JSONValue, forKey key: Key) {
-    if hidden {
-      context.record(value, key: key, parent: link)
-      box.set(.value(.string(Redaction.placeholder)), for: key.stringValue)
-    } else if context.redactsScalar(value, key: key, parent: link) {
-      box.set(.value(.string(Redaction.placeholder)), for: key.stringValue)
+    if node.hidden {
+      node.context.record(value, key: key, parent: node)
+      node.set(.string(Redaction.placeholder), for: key.stringValue)
+    } else if node.context.redactsScalar(value, key: key, parent: node) {
+      node.set(.string(Redaction.placeholder), for: key.stringValue)
     } else {
-      box.set(.value(json), for: key.stringValue)
+      node.set(json, for: key.stringValue)
     }
   }
 
   mutating func encodeNil(forKey key: Key) throws {
-    if hidden || context.redacts(Optional<Int>.none, key: key, parent: link) {
-      box.set(.value(.string(Redaction.placeholder)), for: key.stringValue)
+    if node.hidden || node.context.redacts(Optional<Int>.none, key: key, parent: node) {
+      node.set(.string(Redaction.placeholder), for: key.stringValue)
     } else {
-      box.set(.value(.null), for: key.stringValue)
+      node.set(.null, for: key.stringValue)
     }
   }
 
@@ -425,98 +482,56 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   mutating func encode(_ value: UInt64, forKey key: Key) throws { scalar(value, .integer(value), forKey: key) }
 
   mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-    box.set(try context.box(value, key: key, parent: link, hidden: hidden), for: key.stringValue)
+    node.set(try node.context.box(value, key: key, parent: node, hidden: node.hidden), for: key.stringValue)
   }
 
   mutating func nestedContainer<NestedKey: CodingKey>(
     keyedBy keyType: NestedKey.Type, forKey key: Key
   ) -> KeyedEncodingContainer<NestedKey> {
-    let nested: ObjectBox
-    if case .object(let existing) = box.existing(key.stringValue) {
-      nested = existing
-    } else {
-      nested = ObjectBox()
-      box.set(.object(nested), for: key.stringValue)
-    }
-    return KeyedEncodingContainer(
-      KeyedContainer<NestedKey>(
-        context: context, box: nested, link: PathLink(parent: link, key: key), hidden: hides(key)))
+    KeyedEncodingContainer(KeyedContainer<NestedKey>(node: node.child(for: key, object: true, hidden: hides(key))))
   }
 
   mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-    let nested: ArrayBox
-    if case .array(let existing) = box.existing(key.stringValue) {
-      nested = existing
-    } else {
-      nested = ArrayBox()
-      box.set(.array(nested), for: key.stringValue)
-    }
-    return UnkeyedContainer(
-      context: context, box: nested, link: PathLink(parent: link, key: key), hidden: hides(key))
+    UnkeyedContainer(node: node.child(for: key, object: false, hidden: hides(key)))
   }
 
   mutating func superEncoder() -> any Encoder {
-    superEncoder(key: AnyKey(superKey))
+    let key = AnyKey("super")
+    return node.superNode(for: key, hidden: hides(key))
   }
 
   mutating func superEncoder(forKey key: Key) -> any Encoder {
-    superEncoder(key: AnyKey(key.stringValue))
+    node.superNode(for: AnyKey(key.stringValue), hidden: hides(key))
   }
-
-  private func superEncoder(key: AnyKey) -> any Encoder {
-    let encoder = TreeEncoder(context: context, parent: link, key: key, hidden: hides(key))
-    box.set(.encoder(encoder), for: key.stringValue)
-    return encoder
-  }
-}
-
-private struct AnyKey: CodingKey {
-  var stringValue: String
-  var intValue: Int? { nil }
-  init(_ string: String) { stringValue = string }
-  init?(stringValue: String) { self.stringValue = stringValue }
-  init?(intValue: Int) { nil }
 }
 
 private struct UnkeyedContainer: UnkeyedEncodingContainer {
-  let context: EncodingContext
-  let box: ArrayBox
-  let link: PathLink
-  let hidden: Bool
+  /// The node written, which is also the link of this container's coding path.
+  let node: Node
 
-  var codingPath: [any CodingKey] { link.codingPath }
-  var count: Int { box.elements.count }
-
-  private var nextKey: IndexKey { IndexKey(intValue: box.elements.count) }
+  var codingPath: [any CodingKey] { node.codingPath }
+  var count: Int { node.elements.count }
 
   mutating func encodeNil() throws {
-    box.elements.append(.value(hidden ? .string(Redaction.placeholder) : .null))
+    node.append(node.hidden ? .string(Redaction.placeholder) : .null)
   }
 
   mutating func encode<T: Encodable>(_ value: T) throws {
-    box.elements.append(try context.box(value, key: nextKey, parent: link, hidden: hidden))
+    let key = IndexKey(intValue: node.elements.count)
+    node.append(try node.context.box(value, key: key, parent: node, hidden: node.hidden))
   }
 
   mutating func nestedContainer<NestedKey: CodingKey>(
     keyedBy keyType: NestedKey.Type
   ) -> KeyedEncodingContainer<NestedKey> {
-    let nested = ObjectBox()
-    let path = PathLink(parent: link, key: nextKey)
-    box.elements.append(.object(nested))
-    return KeyedEncodingContainer(
-      KeyedContainer<NestedKey>(context: context, box: nested, link: path, hidden: hidden))
+    KeyedEncodingContainer(KeyedContainer<NestedKey>(node: node.childElement(object: true)))
   }
 
   mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-    let nested = ArrayBox()
-    let path = PathLink(parent: link, key: nextKey)
-    box.elements.append(.array(nested))
-    return UnkeyedContainer(context: context, box: nested, link: path, hidden: hidden)
+    UnkeyedContainer(node: node.childElement(object: false))
   }
 
   mutating func superEncoder() -> any Encoder {
-    let encoder = TreeEncoder(context: context, parent: link, key: nextKey, hidden: hidden)
-    box.elements.append(.encoder(encoder))
-    return encoder
+    node.childElement(object: nil)
   }
 }
