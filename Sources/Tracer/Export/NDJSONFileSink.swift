@@ -36,6 +36,11 @@ public final class NDJSONFileSink<State: Sendable, Action: Sendable>: JournalSin
     var wroteHeader = false
     var lines = 0
     var error: JournalExportError?
+    /// Formats the lines, under the lock: what it learns about the action and state types (their
+    /// conformances, the JSON of small actions) is kept from one line to the next.
+    let objects: JournalObjectWriter<State, Action>
+    /// The line being written, its buffer kept from one line to the next.
+    var line = JSONWriter(capacity: 512)
   }
 
   /// Creates (or truncates) the file at `url`.
@@ -61,7 +66,8 @@ public final class NDJSONFileSink<State: Sendable, Action: Sendable>: JournalSin
       if errno == ELOOP && !followingSymbolicLinks { throw .symbolicLink(path: path) }
       throw .cannotOpen(path: path, errno: errno)
     }
-    file = SanitizerVisibleMutex(FileState(descriptor: descriptor))
+    file = SanitizerVisibleMutex(
+      FileState(descriptor: descriptor, objects: JournalObjectWriter(redaction: options.redaction)))
   }
 
   deinit {
@@ -90,51 +96,52 @@ public final class NDJSONFileSink<State: Sendable, Action: Sendable>: JournalSin
   public func record(
     _ entry: JournalEntry<Action>, checkpoint: JournalCheckpoint<State>?, metadata: JournalMetadata
   ) {
-    let objects = JournalObjectWriter<State, Action>(redaction: redaction)
-    var line = JSONWriter()
-    line.raw(#"{"entry":"#)
-    objects.writeEntry(entry, checkpoint: checkpoint, stateAfter: nil, into: &line)
-    line.raw("}\n")
-    write(line.bytes, metadata: metadata, objects: objects)
+    write(metadata: metadata) { objects, line in
+      line.raw(#"{"entry":"#)
+      objects.writeEntry(entry, checkpoint: checkpoint, stateAfter: nil, into: &line)
+      line.raw("}\n")
+    }
   }
 
   /// Writes the header, if nothing was written yet, so that the first line costs what the others do.
   public func prepare(metadata: JournalMetadata) {
-    write([], metadata: metadata, objects: JournalObjectWriter<State, Action>(redaction: redaction))
+    write(metadata: metadata) { _, _ in }
   }
 
   /// Appends the event's line (after the header, if nothing was written yet).
   public func record(_ event: JournalEffectEvent, metadata: JournalMetadata) {
-    let objects = JournalObjectWriter<State, Action>(redaction: redaction)
-    var line = JSONWriter()
-    line.write(.object([JSONMember("effect", objects.event(event))]))
-    line.raw("\n")
-    write(line.bytes, metadata: metadata, objects: objects)
+    write(metadata: metadata) { objects, line in
+      line.write(.object([JSONMember("effect", objects.event(event))]))
+      line.raw("\n")
+    }
   }
 
-  /// Writes `line` (which ends with its newline, or is empty), after the header if nothing was
-  /// written yet.
-  private func write(_ line: [UInt8], metadata: JournalMetadata, objects: JournalObjectWriter<State, Action>)
-  {
-    var writer = JSONWriter()
+  /// Formats a line with `format` (nothing, for none) and writes it, after the header if nothing
+  /// was written yet.
+  private func write(
+    metadata: JournalMetadata, format: (JournalObjectWriter<State, Action>, inout JSONWriter) -> Void
+  ) {
     file.withLock { state in
       guard state.descriptor >= 0, state.error == nil else { return }
+      state.line.bytes.removeAll(keepingCapacity: true)
       if !state.wroteHeader {
-        writer.write(
+        state.line.write(
           .object([
             JSONMember("format", .string(JournalWireFormat.streamFormat)),
             JSONMember("version", .integer(JournalWireFormat.version)),
-            JSONMember("meta", objects.meta(metadata, counts: nil)),
+            JSONMember("meta", state.objects.meta(metadata, counts: nil)),
           ]))
-        writer.raw("\n")
+        state.line.raw("\n")
       }
-      writer.bytes.append(contentsOf: line)
-      guard !writer.bytes.isEmpty else { return }
+      let headerCount = state.line.bytes.count
+      format(state.objects, &state.line)
+      let wroteLine = state.line.bytes.count > headerCount
+      guard !state.line.bytes.isEmpty else { return }
       do throws(JournalExportError) {
         // One `write` for the line (and the header before the first one): a kill loses at
         // most this line.
-        try ExportStream.write(writer.bytes, to: state.descriptor, path: path)
-        state.lines += (state.wroteHeader ? 0 : 1) + (line.isEmpty ? 0 : 1)
+        try ExportStream.write(state.line.bytes, to: state.descriptor, path: path)
+        state.lines += (state.wroteHeader ? 0 : 1) + (wroteLine ? 1 : 0)
         state.wroteHeader = true
       } catch {
         state.error = error
