@@ -153,7 +153,9 @@ private final class EncodingContext {
   }
 
   /// The node of `value`, or the placeholder in a container whose values are all redacted.
-  func box<T: Encodable>(_ value: T, key: (any CodingKey)?, parent: PathLink?, hidden: Bool) throws
+  func box<T: Encodable>(
+    _ value: T, key: (any CodingKey)?, parent: PathLink?, hidden: Bool
+  ) throws
     -> JSONValue
   {
     guard hidden else { return try box(value, key: key, parent: parent) }
@@ -419,8 +421,12 @@ private final class Node: PathLink, Encoder, SingleValueEncodingContainer {
   func encode(_ value: UInt16) throws { scalar(value, .integer(value)) }
   func encode(_ value: UInt32) throws { scalar(value, .integer(value)) }
   func encode(_ value: UInt64) throws { scalar(value, .integer(value)) }
-  func encode(_ value: Double) throws { setValue(try context.box(value, key: key, parent: parent, hidden: hidden)) }
-  func encode(_ value: Float) throws { setValue(try context.box(value, key: key, parent: parent, hidden: hidden)) }
+  func encode(_ value: Double) throws {
+    setValue(try context.box(value, key: key, parent: parent, hidden: hidden))
+  }
+  func encode(_ value: Float) throws {
+    setValue(try context.box(value, key: key, parent: parent, hidden: hidden))
+  }
 }
 
 /// The key of an element of an unkeyed container.
@@ -480,9 +486,15 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   mutating func encode(_ value: Int64, forKey key: Key) throws { scalar(value, .integer(value), forKey: key) }
   mutating func encode(_ value: UInt, forKey key: Key) throws { scalar(value, .integer(value), forKey: key) }
   mutating func encode(_ value: UInt8, forKey key: Key) throws { scalar(value, .integer(value), forKey: key) }
-  mutating func encode(_ value: UInt16, forKey key: Key) throws { scalar(value, .integer(value), forKey: key) }
-  mutating func encode(_ value: UInt32, forKey key: Key) throws { scalar(value, .integer(value), forKey: key) }
-  mutating func encode(_ value: UInt64, forKey key: Key) throws { scalar(value, .integer(value), forKey: key) }
+  mutating func encode(_ value: UInt16, forKey key: Key) throws {
+    scalar(value, .integer(value), forKey: key)
+  }
+  mutating func encode(_ value: UInt32, forKey key: Key) throws {
+    scalar(value, .integer(value), forKey: key)
+  }
+  mutating func encode(_ value: UInt64, forKey key: Key) throws {
+    scalar(value, .integer(value), forKey: key)
+  }
 
   mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
     node.set(try node.context.box(value, key: key, parent: node, hidden: node.hidden), for: key.stringValue)
@@ -491,7 +503,8 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   mutating func nestedContainer<NestedKey: CodingKey>(
     keyedBy keyType: NestedKey.Type, forKey key: Key
   ) -> KeyedEncodingContainer<NestedKey> {
-    KeyedEncodingContainer(KeyedContainer<NestedKey>(node: node.child(for: key, object: true, hidden: hides(key))))
+    KeyedEncodingContainer(
+      KeyedContainer<NestedKey>(node: node.child(for: key, object: true, hidden: hides(key))))
   }
 
   mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {

@@ -37,7 +37,9 @@ struct ArrayAlignment {
     var prefix = 0
     while prefix < shorter, old[prefix] == new[prefix] { prefix += 1 }
     var suffix = 0
-    while suffix < shorter - prefix, old[old.count - 1 - suffix] == new[new.count - 1 - suffix] { suffix += 1 }
+    while suffix < shorter - prefix, old[old.count - 1 - suffix] == new[new.count - 1 - suffix] {
+      suffix += 1
+    }
     (equalPrefix, equalSuffix) = (prefix, suffix)
     if let oldKeys = Self.identities(old[prefix..<(old.count - suffix)]),
       let newKeys = Self.identities(new[prefix..<(new.count - suffix)])
