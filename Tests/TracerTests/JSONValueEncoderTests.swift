@@ -233,14 +233,18 @@ private struct PIN: Codable, Equatable, SensitiveValue {
 
   @Test func theExportEncoderKeepsSmallValuesWithoutMixingThemUp() throws {
     let encoder = ExportEncoder(redaction: .default)
+    let encoding = encoder.encoding(of: Shape.self)
+    #expect(encoding.typed != nil)
     let shapes: [Shape] = (0..<3_000).map { $0.isMultiple(of: 3) ? .empty : .square($0) }
     for shape in shapes + shapes {
-      let (json, encoded) = encoder.encode(shape)
+      let (json, encoded) = encoding.encode(shape)
       #expect(encoded)
       #expect(sorted(json) == (try sorted(foundationJSON(shape))))
     }
     // A description for a value that is not Encodable, also through `Any`.
-    #expect(encoder.encode(NonEncodable()).encoded == false)
+    #expect(encoder.encoding(of: NonEncodable.self).encode(NonEncodable()).encoded == false)
+    #expect(encoder.encoding(of: Any.self).typed == nil)
+    #expect(encoder.encoding(of: Any.self).encode(Shape.empty).encoded)
     #expect(
       sorted(encoder.encode(Shape.square(7) as Any).json) == (try sorted(foundationJSON(Shape.square(7)))))
   }

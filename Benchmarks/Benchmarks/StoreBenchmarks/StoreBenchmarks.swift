@@ -206,4 +206,5 @@ let benchmarks: @Sendable () -> Void = {
   registerExportBenchmarks()
   registerWorstCaseBenchmarks()
   registerViewerBenchmarks()
+  registerSinkBenchmarks()
 }

@@ -58,7 +58,9 @@ extension JournalSnapshot {
     }
     switch options.states {
     case .checkpoints:
-      for entry in entries { try write(entry, stateAfter: nil) }
+      // By position in a range of integers: iterating `entries` goes through its generic
+      // collection witnesses, unspecialized here, for every entry.
+      for index in indices { try write(content.entry(at: index), stateAfter: nil) }
     case .everyEntry:
       try forEachState { (entry, state) throws(JournalExportError) in try write(entry, stateAfter: state) }
     }

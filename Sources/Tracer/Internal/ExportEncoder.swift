@@ -3,16 +3,14 @@ import ChronicleStore
 /// Turns states and actions into JSON for exports: through `Encodable` when the value conforms
 /// (redacted as it is encoded), and as a redacted description otherwise.
 ///
-/// An export encodes a value of the same few types per entry, so what the first value of a type
-/// costs (the look-up of its `Encodable` conformance) is paid once per type: later values of it
-/// are encoded through a function made for the type. Small values without references (most
-/// actions: `.increment`, `.add(5)`) are encoded once per distinct value: their JSON is kept,
-/// keyed by their bytes, unless a rule closure (which may read anything) decides redaction.
-/// One encoder is used by one thread at a time.
+/// An export encodes values of the same few types per entry: ``encoding(of:)`` makes, once per
+/// type, an encoding for it that needs no look-up of the type's `Encodable` conformance per
+/// value. Small values without references (most actions: `.increment`, `.add(5)`) are encoded
+/// once per distinct value: their JSON is kept, keyed by their bytes, unless a rule closure
+/// (which may read anything) decides redaction. One encoder is used by one thread at a time.
 struct ExportEncoder {
   let redaction: Redaction
   private let encoder: JSONValueEncoder
-  private let plans = Plans()
 
   init(redaction: Redaction) {
     self.redaction = redaction
@@ -20,10 +18,7 @@ struct ExportEncoder {
   }
 
   /// The value's JSON and whether it is its encoding (replayable) rather than its description.
-  func encode<Value>(_ value: Value) -> (json: JSONValue, encoded: Bool) {
-    if let plan = plan(for: Value.self), let json = try? plan.encode(value, encoder) {
-      return (json, true)
-    }
+  func encode(_ value: Any) -> (json: JSONValue, encoded: Bool) {
     if let encodable = value as? any Encodable, let json = try? encoder.encode(encodable) {
       return (json, true)
     }
@@ -45,70 +40,62 @@ struct ExportEncoder {
     ValueDump.renderInline(value, redaction: redaction)
   }
 
-  /// How values of `type` are encoded, when it is a concrete `Encodable` type; `nil` for other
-  /// types (and existentials such as `Any`, whose values' types vary), which take the dynamic path.
-  private func plan<Value>(for type: Value.Type) -> Plan? {
-    let id = ObjectIdentifier(type)
-    if let known = plans.byType[id] { return known }
+  /// How values of `type` are encoded: straight through their `Encodable` conformance, found
+  /// once, when `type` is a concrete `Encodable` type; by ``encode(_:)`` otherwise (`Any` and
+  /// other existentials, whose values' types vary).
+  func encoding<Value>(of type: Value.Type) -> ValueEncoding<Value> {
     guard let encodable = type as? any Encodable.Type else {
-      plans.byType[id] = .some(nil)
-      return nil
+      return ValueEncoding(exporter: self, typed: nil)
     }
-    let plan = Plan(encodable, caching: !redaction.readsWholePaths)
-    plans.byType[id] = plan
-    return plan
+    return ValueEncoding(
+      exporter: self, typed: Self.typed(encodable, as: Value.self, encoder: encoder, caching: !redaction.readsWholePaths))
   }
-}
 
-/// The plans made so far, by type.
-private final class Plans {
-  var byType: [ObjectIdentifier: Plan?] = [:]
-}
-
-/// How values of one `Encodable` type are encoded.
-private final class Plan {
-  /// The most distinct small values whose JSON is kept per type.
-  static let cacheLimit = 1_024
-  /// The largest value (in bytes) kept by its bytes.
-  static let cachedSize = 16
-
-  /// Encodes a value of the plan's type (through the cache, for a cacheable type).
-  let encode: (Any, JSONValueEncoder) throws -> JSONValue
-
-  init<Value: Encodable>(_ type: Value.Type, caching: Bool) {
-    guard caching, _isPOD(Value.self), MemoryLayout<Value>.size <= Self.cachedSize else {
-      encode = { value, encoder in try encoder.encode(Self.cast(value, to: Value.self)) }
-      return
+  private static func typed<Encoded: Encodable, Value>(
+    _ type: Encoded.Type, as: Value.Type, encoder: JSONValueEncoder, caching: Bool
+  ) -> (Value) throws -> JSONValue {
+    // `Encoded` is `Value` (the metatype was `Value.self`, opened): the cast reinterprets a
+    // value as its own type.
+    guard caching, _isPOD(Encoded.self), MemoryLayout<Encoded>.size <= SmallValueBytes.capacity else {
+      return { value in try encoder.encode(unsafeBitCast(value, to: Encoded.self)) }
     }
     let cache = SmallValueCache()
-    encode = { value, encoder in
-      let value = try Self.cast(value, to: Value.self)
+    return { value in
+      let value = unsafeBitCast(value, to: Encoded.self)
       // A type without references whose bytes are equal holds equal values, which encode
       // alike; padding that differs only makes a miss.
       let key = withUnsafeBytes(of: value) { SmallValueBytes($0) }
       if let json = cache.json[key] { return json }
       let json = try encoder.encode(value)
-      if cache.json.count < Self.cacheLimit { cache.json[key] = json }
+      if cache.json.count < SmallValueCache.limit { cache.json[key] = json }
       return json
     }
   }
+}
 
-  private static func cast<Value>(_ value: Any, to type: Value.Type) throws -> Value {
-    guard let value = value as? Value else {
-      throw EncodingError.invalidValue(
-        value, EncodingError.Context(codingPath: [], debugDescription: "not a \(Value.self)"))
-    }
-    return value
+/// Encodes values of one type for an export (see ``ExportEncoder/encoding(of:)``).
+struct ValueEncoding<Value> {
+  let exporter: ExportEncoder
+  let typed: ((Value) throws -> JSONValue)?
+
+  /// The value's JSON and whether it is its encoding (replayable) rather than its description.
+  func encode(_ value: Value) -> (json: JSONValue, encoded: Bool) {
+    if let typed, let json = try? typed(value) { return (json, true) }
+    return exporter.encode(value)
   }
 }
 
 /// The JSON of the small values of one type met so far, by their bytes.
 private final class SmallValueCache {
+  /// The most distinct values kept.
+  static let limit = 1_024
   var json: [SmallValueBytes: JSONValue] = [:]
 }
 
 /// Up to 16 bytes of a value, zero-padded.
 private struct SmallValueBytes: Hashable {
+  static let capacity = 16
+
   var low: UInt64 = 0
   var high: UInt64 = 0
 
