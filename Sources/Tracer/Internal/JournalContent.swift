@@ -44,6 +44,7 @@ struct JournalContent<State: Sendable, Action: Sendable>: Sendable {
 
   // MARK: Reading
 
+  @inline(__always)
   func entry(at index: Int) -> JournalEntry<Action> {
     let record = entries[index]
     let unknown = EntryRecord<Action>.unknownDuration

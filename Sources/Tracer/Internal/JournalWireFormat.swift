@@ -83,6 +83,7 @@ struct JournalObjectWriter<State: Sendable, Action: Sendable> {
   ///
   /// With `redactedChanges`, which saw the state before this entry, an entry written with its
   /// `state` lists the places of the redacted values that changed in `redactedChanges`.
+  @inline(__always)
   func writeEntry(
     _ entry: JournalEntry<Action>, checkpoint: JournalCheckpoint<State>?, stateAfter: State?,
     redactedChanges: RedactedChangeTracker? = nil, into writer: inout JSONWriter
