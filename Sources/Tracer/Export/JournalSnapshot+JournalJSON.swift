@@ -68,7 +68,8 @@ extension JournalSnapshot {
           checkpoints = content.checkpoints.first(after: index)
         }
         if index > indices.lowerBound { stream.writer.raw(",") }
-        objects.writeEntry(content.entry(at: index), checkpoint: checkpoint, stateAfter: nil, into: &stream.writer)
+        objects.writeEntry(
+          content.entry(at: index), checkpoint: checkpoint, stateAfter: nil, into: &stream.writer)
         try stream.flushIfNeeded()
       }
     case .everyEntry:

@@ -48,7 +48,8 @@ struct ExportEncoder {
       return ValueEncoding(exporter: self, typed: nil)
     }
     return ValueEncoding(
-      exporter: self, typed: Self.typed(encodable, as: Value.self, encoder: encoder, caching: !redaction.readsWholePaths))
+      exporter: self,
+      typed: Self.typed(encodable, as: Value.self, encoder: encoder, caching: !redaction.readsWholePaths))
   }
 
   private static func typed<Encoded: Encodable, Value>(
