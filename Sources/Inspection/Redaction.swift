@@ -45,6 +45,10 @@ public struct Redaction: Sendable {
   /// redaction depends only on the value and the last component of its path.
   package var readsWholePaths: Bool { !rules.isEmpty }
 
+  /// Whether the policy has key names or rules: without them only values marked as sensitive
+  /// are redacted.
+  package var hasRules: Bool { !names.isEmpty || !rules.isEmpty }
+
   private init() {}
 
   /// A policy that redacts, besides the marked values, the values of the properties, enum cases

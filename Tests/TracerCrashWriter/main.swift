@@ -2,7 +2,10 @@
 // forever, with large lines, and prints "ready" once the file holds a given number of entries.
 // The test kills it with SIGKILL while it appends, then loads the file.
 //
-// Usage: TracerCrashWriter <file> <entries before ready> <payload bytes>
+// Usage: TracerCrashWriter <file> <entries before ready> <payload bytes> [background]
+//
+// With `background`, the sink writes in the background (up to 64 pending lines) and the writer
+// flushes it before it says "ready".
 //
 // The store's state and actions are `String`s, so that the test can load the file with the
 // same types (a type declared here would have another module name).
@@ -10,13 +13,18 @@ import ChronicleFormats
 import Foundation
 
 let arguments = CommandLine.arguments
-guard arguments.count == 4, let readyAfter = Int(arguments[2]), let payloadBytes = Int(arguments[3]) else {
+guard (4...5).contains(arguments.count), let readyAfter = Int(arguments[2]),
+  let payloadBytes = Int(arguments[3])
+else {
   FileHandle.standardError.write(
-    Data("usage: TracerCrashWriter <file> <entries before ready> <payload bytes>\n".utf8))
+    Data("usage: TracerCrashWriter <file> <entries before ready> <payload bytes> [background]\n".utf8))
   exit(2)
 }
+let background = arguments.count == 5 && arguments[4] == "background"
 
-let sink = try NDJSONFileSink<String, String>(url: URL(fileURLWithPath: arguments[1]))
+let sink = try NDJSONFileSink<String, String>(
+  url: URL(fileURLWithPath: arguments[1]),
+  writing: background ? .inBackground(maxPendingLines: 64) : .eachLine)
 let journal = Journal<String, String>(
   configuration: .init(checkpointInterval: 8, maxEntries: 16, sinks: [sink])
 ) { state, action in
@@ -40,6 +48,7 @@ while true {
     exit(1)
   }
   if sent == readyAfter {
+    sink.flush()
     FileHandle.standardOutput.write(Data("ready\n".utf8))
   }
 }

@@ -55,9 +55,35 @@ func noteExport(_ name: String, bytes: Int, entries: Int, elapsed: Duration, res
   }
 }
 
+/// Every sample of the export scenarios (CPU and wall nanoseconds, bytes written), by scenario.
+nonisolated(unsafe) var exportSamples: [String: [(cpu: Int64, wall: Int64, bytes: Int, entries: Int)]] = [:]
+
+/// Runs `body` once, noting its CPU time (this process's), wall time and what it wrote.
+func sampleExport(_ name: String, url: URL, entries: Int, _ body: () throws -> Void) rethrows -> Duration {
+  let cpu = processCPUNanoseconds()
+  let elapsed = try timed(body)
+  let nanoseconds =
+    elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
+  exportSamples[name, default: []].append((processCPUNanoseconds() - cpu, nanoseconds, fileSize(url), entries))
+  return elapsed
+}
+
+/// Prints a scenario's samples for run.sh: `chronicle-export-samples: <name> entries <n> bytes <b>
+/// cpu <ns>,… wall <ns>,…`.
+func printExportSamples(_ name: String) {
+  let samples = exportSamples[name] ?? []
+  FileHandle.standardError.write(
+    Data(
+      ("chronicle-export-samples: \(name) entries \(samples.last?.entries ?? 0) bytes \(samples.last?.bytes ?? 0) "
+        + "cpu \(samples.map { String($0.cpu) }.joined(separator: ",")) "
+        + "wall \(samples.map { String($0.wall) }.joined(separator: ","))\n").utf8))
+}
+
 func registerExportBenchmarks() {
+  // Five samples each: one export (or one recording) per iteration, timed by the scenario itself.
   let configuration = Benchmark.Configuration(
-    metrics: [.wallClock, .throughput], warmupIterations: 0, scalingFactor: .one, maxIterations: 1)
+    metrics: [.wallClock, .throughput], warmupIterations: 0, scalingFactor: .one,
+    maxDuration: .seconds(120), maxIterations: 5)
 
   // The whole 1,000,000-entry journal (recorded once, before measuring) to a file per iteration.
   Benchmark("export/journal-json", configuration: configuration) { benchmark in
@@ -65,7 +91,7 @@ func registerExportBenchmarks() {
     let url = exportFile("journal.json")
     let before = residentBytes()
     benchmark.startMeasurement()
-    let elapsed = timed {
+    let elapsed = sampleExport(benchmark.name, url: url, entries: snapshot.count) {
       do {
         try snapshot.writeJournalJSON(to: url)
       } catch {
@@ -78,6 +104,7 @@ func registerExportBenchmarks() {
     try? FileManager.default.removeItem(at: url)
   } teardown: {
     printHoldings()
+    printExportSamples("export/journal-json")
   }
 
   // Recording with an NDJSON sink: one line per action, appended as it happens. The journal keeps
@@ -93,7 +120,7 @@ func registerExportBenchmarks() {
         fatalError("\(error)")
       }
       benchmark.startMeasurement()
-      let elapsed = timed {
+      let elapsed = sampleExport(benchmark.name, url: url, entries: actions) {
         let journal = Journal(
           reducer: Counter(), configuration: .init(maxEntries: 10_000, sinks: [sink]))
         let store = Store(initialState: Counter.State(), reducer: Counter(), middleware: [.tracer(journal)])
@@ -109,6 +136,7 @@ func registerExportBenchmarks() {
       try? FileManager.default.removeItem(at: url)
     } teardown: {
       printHoldings()
+      printExportSamples("export/ndjson-stream-\(actions / 1_000)k")
     }
   }
 }

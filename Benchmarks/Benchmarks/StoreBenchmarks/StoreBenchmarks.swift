@@ -207,4 +207,5 @@ let benchmarks: @Sendable () -> Void = {
   registerImportBenchmarks()
   registerWorstCaseBenchmarks()
   registerViewerBenchmarks()
+  registerSinkBenchmarks()
 }

@@ -70,6 +70,11 @@ func processCPUNanoseconds() -> Int64 {
   return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
 }
 
+/// Where the last page of a viewer scenario is kept.
+func keptViewerPage(_ count: Int) -> URL {
+  FileManager.default.temporaryDirectory.appendingPathComponent("chronicle-viewer-\(count).html")
+}
+
 /// Every sample of a viewer scenario, for the teardown to print.
 nonisolated(unsafe) var viewerSamples: [(cpu: Int64, wall: Int64, bytes: Int)] = []
 
@@ -97,7 +102,10 @@ func registerViewerBenchmarks() {
           elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000,
           fileSize(url)
         ))
-      try? FileManager.default.removeItem(at: url)
+      // The last page is kept, for run.sh to time how long Chromium takes to open it.
+      let kept = keptViewerPage(count)
+      try? FileManager.default.removeItem(at: kept)
+      try? FileManager.default.moveItem(at: url, to: kept)
     } setup: {
       recordedItemList(count)
     } teardown: {
@@ -106,7 +114,7 @@ func registerViewerBenchmarks() {
       FileHandle.standardError.write(
         Data(
           ("chronicle-viewer: \(name) entries \(count) bytes \(viewerSamples.last?.bytes ?? 0) "
-            + "cpu \(cpu) wall \(wall) peak \(residentBytes(peak: true))\n").utf8))
+            + "cpu \(cpu) wall \(wall) peak \(residentBytes(peak: true)) page \(keptViewerPage(count).path)\n").utf8))
     }
   }
 }

@@ -18,26 +18,40 @@ import Foundation
 /// let journal = Journal(reducer: App(), configuration: .init(maxEntries: 1_000, sinks: [sink]))
 /// ```
 ///
-/// Memory stays bounded whatever the run's length: the sink keeps nothing but the file and one
-/// line's buffer, and the journal's caps bound the journal. Each line reaches the operating
-/// system with a single `write` before `send` returns, so a process that crashes or is killed
-/// loses at most the line being written; ``Journal/loadNDJSON(contentsOf:reducer:configuration:limits:)``
-/// reports such a torn last line and keeps every line before it.
+/// Memory stays bounded whatever the run's length: the sink keeps the file, one line's buffer
+/// (and, writing in the background, at most `maxPendingLines` recorded lines), and the
+/// journal's caps bound the journal.
+///
+/// What a crash can lose depends on ``Writing``:
+/// - ``Writing/eachLine`` (the default): each line reaches the operating system with a single
+///   `write` before `send` returns, so a process that crashes or is killed loses at most the line
+///   being written. `send` pays for formatting the line and the `write` (a few microseconds).
+/// - ``Writing/inBackground(maxPendingLines:)``: `send` hands the entry to a thread of the sink,
+///   which formats and writes lines in batches. `send` pays about what the tracer does; a crash
+///   loses the lines recorded but not yet written: at most `maxPendingLines`, in practice those
+///   of the last few milliseconds. Call ``flush()`` where a line must be on disk (before a
+///   risky operation, at the end of a test); ``close()`` and the sink's release write every
+///   pending line first.
+///
+/// Either way ``Journal/loadNDJSON(contentsOf:reducer:configuration:limits:)`` reports a torn
+/// last line and keeps every line before it; lines are never reordered or skipped.
 ///
 /// The first line is a header with the journal's metadata; the first entry line carries the
 /// state before it as a checkpoint, so the file replays from its start. States and actions pass
 /// through the options' redaction.
 public final class NDJSONFileSink<State: Sendable, Action: Sendable>: JournalSink, Sendable {
-  private let path: String
-  private let redaction: Redaction
-  private let file: SanitizerVisibleMutex<FileState>
-
-  private struct FileState {
-    var descriptor: Int32
-    var wroteHeader = false
-    var lines = 0
-    var error: JournalExportError?
+  /// When lines reach the file.
+  public enum Writing: Sendable, Equatable {
+    /// Each line is written, with one `write`, before `send` returns: a crash loses at most the
+    /// line being written.
+    case eachLine
+    /// Lines are written by a thread of the sink, in batches; `send` waits only when
+    /// `maxPendingLines` lines are already waiting. A crash loses the lines not yet written.
+    case inBackground(maxPendingLines: Int = 8_192)
   }
+
+  private let file: SinkFile<State, Action>
+  private let background: BackgroundWriter<State, Action>?
 
   /// Creates (or truncates) the file at `url`.
   ///
@@ -49,37 +63,115 @@ public final class NDJSONFileSink<State: Sendable, Action: Sendable>: JournalSin
   ///   - url: Where to write.
   ///   - options: The redaction to apply (``ExportOptions/states`` does not apply: a stream
   ///     carries the journal's checkpoints).
+  ///   - writing: When lines reach the file: ``Writing/eachLine`` (default) or in the background.
   ///   - followingSymbolicLinks: Whether a symbolic link at `url` is followed, writing to the
   ///     file it points to. Default `false`.
   public init(
-    url: URL, options: ExportOptions = ExportOptions(), followingSymbolicLinks: Bool = false
+    url: URL, options: ExportOptions = ExportOptions(), writing: Writing = .eachLine,
+    followingSymbolicLinks: Bool = false
   ) throws(JournalExportError) {
-    path = url.path
-    redaction = options.redaction
+    let path = url.path
     let noFollow = followingSymbolicLinks ? 0 : O_NOFOLLOW
     let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC | noFollow, 0o644)
     guard descriptor >= 0 else {
       if errno == ELOOP && !followingSymbolicLinks { throw .symbolicLink(path: path) }
       throw .cannotOpen(path: path, errno: errno)
     }
-    file = SanitizerVisibleMutex(FileState(descriptor: descriptor))
-  }
-
-  deinit {
-    file.withLock { state in
-      if state.descriptor >= 0 { _ = closeDescriptor(state.descriptor) }
+    file = SinkFile(path: path, descriptor: descriptor, redaction: options.redaction)
+    if case .inBackground(let maxPendingLines) = writing {
+      background = BackgroundWriter(file: file, maxPendingLines: max(1, maxPendingLines))
+    } else {
+      background = nil
     }
   }
 
+  deinit {
+    background?.stop()
+    file.close()
+  }
+
   /// The number of lines written, the header included.
-  public var linesWritten: Int { file.withLock { $0.lines } }
+  public var linesWritten: Int { file.linesWritten }
 
   /// The first write error, after which the sink stops writing; `nil` while all is well.
-  public var error: JournalExportError? { file.withLock { $0.error } }
+  public var error: JournalExportError? { file.error }
 
-  /// Closes the file; later records are ignored.
+  /// Waits until every line recorded so far is written (at once when writing ``Writing/eachLine``).
+  public func flush() {
+    background?.flush()
+  }
+
+  /// Writes the pending lines, then closes the file; later records are ignored.
   public func close() {
-    file.withLock { state in
+    background?.stop()
+    file.close()
+  }
+
+  /// Appends the entry's line (after the header, for the first one).
+  public func record(
+    _ entry: JournalEntry<Action>, checkpoint: JournalCheckpoint<State>?, metadata: JournalMetadata
+  ) {
+    let line = PendingLine<State, Action>.entry(entry, checkpoint, metadata)
+    if let background { background.enqueue(line) } else { file.write([line]) }
+  }
+
+  /// Writes the header, if nothing was written yet, so that the first line costs what the others do.
+  public func prepare(metadata: JournalMetadata) {
+    let line = PendingLine<State, Action>.header(metadata)
+    if let background { background.enqueue(line) } else { file.write([line]) }
+  }
+
+  /// Appends the event's line (after the header, if nothing was written yet).
+  public func record(_ event: JournalEffectEvent, metadata: JournalMetadata) {
+    let line = PendingLine<State, Action>.event(event, metadata)
+    if let background { background.enqueue(line) } else { file.write([line]) }
+  }
+}
+
+/// A line recorded and not yet formatted: what it is made of.
+private enum PendingLine<State: Sendable, Action: Sendable>: Sendable {
+  case entry(JournalEntry<Action>, JournalCheckpoint<State>?, JournalMetadata)
+  case event(JournalEffectEvent, JournalMetadata)
+  /// Only the header, if it is not written yet.
+  case header(JournalMetadata)
+
+  var metadata: JournalMetadata {
+    switch self {
+    case .entry(_, _, let metadata), .event(_, let metadata), .header(let metadata): metadata
+    }
+  }
+}
+
+/// The sink's file and the formatter of its lines, shared by the sink and its background writer.
+private final class SinkFile<State: Sendable, Action: Sendable>: Sendable {
+  let path: String
+  private let state: SanitizerVisibleMutex<FileState>
+  /// The most bytes gathered before a batch is written out.
+  private static var batchBytes: Int { 1 << 16 }
+
+  private struct FileState {
+    var descriptor: Int32
+    var wroteHeader = false
+    var lines = 0
+    var error: JournalExportError?
+    /// Formats the lines: what it learns about the action and state types (their conformances,
+    /// the JSON of small actions) is kept from one line to the next.
+    let objects: JournalObjectWriter<State, Action>
+    /// The lines being written, the buffer kept from one batch to the next.
+    var buffer = JSONWriter(capacity: 512)
+  }
+
+  init(path: String, descriptor: Int32, redaction: Redaction) {
+    self.path = path
+    state = SanitizerVisibleMutex(
+      FileState(descriptor: descriptor, objects: JournalObjectWriter(redaction: redaction)))
+  }
+
+  var linesWritten: Int { state.withLock { $0.lines } }
+  var error: JournalExportError? { state.withLock { $0.error } }
+
+  func close() {
+    state.withLock { state in
       if state.descriptor >= 0 {
         _ = closeDescriptor(state.descriptor)
         state.descriptor = -1
@@ -87,59 +179,166 @@ public final class NDJSONFileSink<State: Sendable, Action: Sendable>: JournalSin
     }
   }
 
-  /// Appends the entry's line (after the header, for the first one).
-  public func record(
-    _ entry: JournalEntry<Action>, checkpoint: JournalCheckpoint<State>?, metadata: JournalMetadata
-  ) {
-    let objects = JournalObjectWriter<State, Action>(redaction: redaction)
-    var line = JSONWriter()
-    line.raw(#"{"entry":"#)
-    objects.writeEntry(entry, checkpoint: checkpoint, stateAfter: nil, into: &line)
-    line.raw("}\n")
-    write(line.bytes, metadata: metadata, objects: objects)
-  }
-
-  /// Writes the header, if nothing was written yet, so that the first line costs what the others do.
-  public func prepare(metadata: JournalMetadata) {
-    write([], metadata: metadata, objects: JournalObjectWriter<State, Action>(redaction: redaction))
-  }
-
-  /// Appends the event's line (after the header, if nothing was written yet).
-  public func record(_ event: JournalEffectEvent, metadata: JournalMetadata) {
-    let objects = JournalObjectWriter<State, Action>(redaction: redaction)
-    var line = JSONWriter()
-    line.write(.object([JSONMember("effect", objects.event(event))]))
-    line.raw("\n")
-    write(line.bytes, metadata: metadata, objects: objects)
-  }
-
-  /// Writes `line` (which ends with its newline, or is empty), after the header if nothing was
-  /// written yet.
-  private func write(_ line: [UInt8], metadata: JournalMetadata, objects: JournalObjectWriter<State, Action>)
-  {
-    var writer = JSONWriter()
-    file.withLock { state in
+  /// Formats `lines` (after the header, if nothing was written yet) and writes them, in as few
+  /// `write`s as their size allows; lines are only ever written whole, in order.
+  func write(_ lines: [PendingLine<State, Action>]) {
+    state.withLock { state in
       guard state.descriptor >= 0, state.error == nil else { return }
-      if !state.wroteHeader {
-        writer.write(
-          .object([
-            JSONMember("format", .string(JournalWireFormat.streamFormat)),
-            JSONMember("version", .integer(JournalWireFormat.version)),
-            JSONMember("meta", objects.meta(metadata, counts: nil)),
-          ]))
-        writer.raw("\n")
+      state.buffer.bytes.removeAll(keepingCapacity: true)
+      var count = 0
+      for line in lines {
+        if !state.wroteHeader {
+          Self.writeHeader(line.metadata, into: &state)
+          state.wroteHeader = true
+          count += 1
+        }
+        switch line {
+        case .entry(let entry, let checkpoint, _):
+          state.buffer.raw(#"{"entry":"#)
+          state.objects.writeEntry(entry, checkpoint: checkpoint, stateAfter: nil, into: &state.buffer)
+          state.buffer.raw("}\n")
+          count += 1
+        case .event(let event, _):
+          state.buffer.write(.object([JSONMember("effect", state.objects.event(event))]))
+          state.buffer.raw("\n")
+          count += 1
+        case .header:
+          break
+        }
+        if state.buffer.bytes.count >= Self.batchBytes {
+          guard Self.flush(&state, path: path, lines: &count) else { return }
+        }
       }
-      writer.bytes.append(contentsOf: line)
-      guard !writer.bytes.isEmpty else { return }
-      do throws(JournalExportError) {
-        // One `write` for the line (and the header before the first one): a kill loses at
-        // most this line.
-        try ExportStream.write(writer.bytes, to: state.descriptor, path: path)
-        state.lines += (state.wroteHeader ? 0 : 1) + (line.isEmpty ? 0 : 1)
-        state.wroteHeader = true
-      } catch {
-        state.error = error
+      _ = Self.flush(&state, path: path, lines: &count)
+    }
+  }
+
+  private static func writeHeader(_ metadata: JournalMetadata, into state: inout FileState) {
+    state.buffer.write(
+      .object([
+        JSONMember("format", .string(JournalWireFormat.streamFormat)),
+        JSONMember("version", .integer(JournalWireFormat.version)),
+        JSONMember("meta", state.objects.meta(metadata, counts: nil)),
+      ]))
+    state.buffer.raw("\n")
+  }
+
+  /// Writes the buffer with one `write` (a kill loses at most the line it was in the middle of)
+  /// and counts its lines; `false` after a write error, which stops the sink.
+  private static func flush(_ state: inout FileState, path: String, lines: inout Int) -> Bool {
+    defer { state.buffer.bytes.removeAll(keepingCapacity: true) }
+    guard !state.buffer.bytes.isEmpty else { return true }
+    do throws(JournalExportError) {
+      try ExportStream.write(state.buffer.bytes, to: state.descriptor, path: path)
+      state.lines += lines
+      lines = 0
+      return true
+    } catch {
+      state.error = error
+      return false
+    }
+  }
+}
+
+/// The thread that writes a background sink's lines, and the queue the store's threads hand
+/// them over with.
+///
+/// A record appends to the queue under `condition`'s lock and wakes the thread only when it is
+/// asleep for good (not while it naps between batches), so a steady stream of records costs no
+/// wake-up each. The thread takes the whole queue, writes it, naps for ``napInterval`` and takes
+/// what came meanwhile; after a nap with nothing new it sleeps until the next record.
+private final class BackgroundWriter<State: Sendable, Action: Sendable>: @unchecked Sendable {
+  // Everything below is guarded by `condition`'s lock.
+  private let condition = NSCondition()
+  private var queue: [PendingLine<State, Action>] = []
+  private var taken = 0
+  private var written = 0
+  private var recorded = 0
+  private var asleep = false
+  private var stopping = false
+  private var stopped = false
+  private let maxPendingLines: Int
+  private let file: SinkFile<State, Action>
+  /// How long the thread waits for more lines after a batch before it sleeps until woken.
+  static var napInterval: TimeInterval { 0.002 }
+
+  init(file: SinkFile<State, Action>, maxPendingLines: Int) {
+    self.file = file
+    self.maxPendingLines = maxPendingLines
+    queue.reserveCapacity(min(maxPendingLines, 1_024))
+    let thread = Thread { [self] in run() }
+    thread.name = "chronicle.ndjson-sink"
+    thread.start()
+  }
+
+  func enqueue(_ line: PendingLine<State, Action>) {
+    condition.lock()
+    defer { condition.unlock() }
+    // A full queue holds the sender until the thread takes it: memory stays bounded.
+    while queue.count >= maxPendingLines && !stopped { condition.wait() }
+    guard !stopped else { return }
+    queue.append(line)
+    recorded += 1
+    if asleep {
+      asleep = false
+      condition.broadcast()
+    }
+  }
+
+  /// Waits until every line enqueued before the call is written.
+  func flush() {
+    condition.lock()
+    defer { condition.unlock() }
+    let target = recorded
+    if asleep {
+      asleep = false
+      condition.broadcast()
+    }
+    while written < target && !stopped { condition.wait() }
+  }
+
+  /// Writes what is queued, then ends the thread; later lines are ignored.
+  func stop() {
+    condition.lock()
+    defer { condition.unlock() }
+    stopping = true
+    condition.broadcast()
+    while !stopped { condition.wait() }
+  }
+
+  private func run() {
+    var batch: [PendingLine<State, Action>] = []
+    while true {
+      condition.lock()
+      if queue.isEmpty && !stopping {
+        // Nap first: under a steady stream, records find the thread napping and wake no one.
+        _ = condition.wait(until: Date(timeIntervalSinceNow: Self.napInterval))
+        while queue.isEmpty && !stopping {
+          asleep = true
+          condition.wait()
+        }
+        asleep = false
       }
+      if queue.isEmpty && stopping {
+        stopped = true
+        condition.broadcast()
+        condition.unlock()
+        return
+      }
+      swap(&batch, &queue)
+      taken = batch.count
+      // Senders held by a full queue may go on.
+      condition.broadcast()
+      condition.unlock()
+
+      file.write(batch)
+      batch.removeAll(keepingCapacity: true)
+
+      condition.lock()
+      written += taken
+      taken = 0
+      condition.broadcast()
+      condition.unlock()
     }
   }
 }

@@ -2,6 +2,12 @@ import ChronicleStore
 
 /// Turns states and actions into JSON for exports: through `Encodable` when the value conforms
 /// (redacted as it is encoded), and as a redacted description otherwise.
+///
+/// An export encodes values of the same few types per entry: ``encoding(of:)`` makes, once per
+/// type, an encoding for it that needs no look-up of the type's `Encodable` conformance per
+/// value. Small values without references (most actions: `.increment`, `.add(5)`) are encoded
+/// once per distinct value: their JSON is kept, keyed by their bytes, unless a rule closure
+/// (which may read anything) decides redaction. One encoder is used by one thread at a time.
 struct ExportEncoder {
   let redaction: Redaction
   private let encoder: JSONValueEncoder
@@ -32,5 +38,79 @@ struct ExportEncoder {
   /// The value's redacted one-line description.
   func description(of value: Any) -> String {
     ValueDump.renderInline(value, redaction: redaction)
+  }
+
+  /// How values of `type` are encoded: straight through their `Encodable` conformance, found
+  /// once, when `type` is a concrete `Encodable` type; by ``encode(_:)`` otherwise (`Any` and
+  /// other existentials, whose values' types vary).
+  func encoding<Value>(of type: Value.Type) -> ValueEncoding<Value> {
+    guard let encodable = type as? any Encodable.Type else {
+      return ValueEncoding(exporter: self, typed: nil)
+    }
+    return ValueEncoding(
+      exporter: self,
+      typed: Self.typed(encodable, as: Value.self, encoder: encoder, caching: !redaction.readsWholePaths))
+  }
+
+  private static func typed<Encoded: Encodable, Value>(
+    _ type: Encoded.Type, as: Value.Type, encoder: JSONValueEncoder, caching: Bool
+  ) -> (Value) throws -> JSONValue {
+    // `Encoded` is `Value` (the metatype was `Value.self`, opened): the cast reinterprets a
+    // value as its own type.
+    guard caching, _isPOD(Encoded.self), MemoryLayout<Encoded>.size <= SmallValueBytes.capacity else {
+      return { value in try encoder.encode(unsafeBitCast(value, to: Encoded.self)) }
+    }
+    let cache = SmallValueCache()
+    return { value in
+      let value = unsafeBitCast(value, to: Encoded.self)
+      // A type without references whose bytes are equal holds equal values, which encode
+      // alike; padding that differs only makes a miss.
+      let key = withUnsafeBytes(of: value) { SmallValueBytes($0) }
+      if let json = cache.json[key] { return json }
+      let json = try encoder.encode(value)
+      if cache.json.count < SmallValueCache.limit { cache.json[key] = json }
+      return json
+    }
+  }
+}
+
+/// Encodes values of one type for an export (see ``ExportEncoder/encoding(of:)``).
+///
+/// A class: generic code copies a reference without asking the runtime for the type's metadata,
+/// which a struct of a generic type costs on every use (measured: a tenth of an export's time).
+final class ValueEncoding<Value> {
+  let exporter: ExportEncoder
+  let typed: ((Value) throws -> JSONValue)?
+
+  init(exporter: ExportEncoder, typed: ((Value) throws -> JSONValue)?) {
+    self.exporter = exporter
+    self.typed = typed
+  }
+
+  /// The value's JSON and whether it is its encoding (replayable) rather than its description.
+  func encode(_ value: Value) -> (json: JSONValue, encoded: Bool) {
+    if let typed, let json = try? typed(value) { return (json, true) }
+    return exporter.encode(value)
+  }
+}
+
+/// The JSON of the small values of one type met so far, by their bytes.
+private final class SmallValueCache {
+  /// The most distinct values kept.
+  static let limit = 1_024
+  var json: [SmallValueBytes: JSONValue] = [:]
+}
+
+/// Up to 16 bytes of a value, zero-padded.
+private struct SmallValueBytes: Hashable {
+  static let capacity = 16
+
+  var low: UInt64 = 0
+  var high: UInt64 = 0
+
+  init(_ bytes: UnsafeRawBufferPointer) {
+    withUnsafeMutableBytes(of: &self) { target in
+      target.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes.prefix(target.count)))
+    }
   }
 }

@@ -40,7 +40,10 @@ struct ExportStream: ~Copyable {
     let path = url.path
     let directory = url.deletingLastPathComponent().path
     var template = Array("\(directory)/.\(url.lastPathComponent).XXXXXX".utf8CString)
-    let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    // The template is never empty (it ends with XXXXXX and a NUL), so it has an address.
+    let descriptor = template.withUnsafeMutableBufferPointer { buffer in
+      buffer.baseAddress.map { mkstemp($0) } ?? -1
+    }
     guard descriptor >= 0 else { throw .cannotOpen(path: path, errno: errno) }
     // mkstemp creates the file readable by its owner only; an export is an ordinary file.
     _ = fchmod(descriptor, 0o644)
@@ -102,9 +105,11 @@ struct ExportStream: ~Copyable {
     guard !bytes.isEmpty else { return }
     var failure: Int32 = 0
     bytes.withUnsafeBytes { buffer in
+      // Not empty (checked above), so the buffer has an address.
+      guard let start = buffer.baseAddress else { return }
       var offset = 0
       while offset < buffer.count {
-        let written = systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+        let written = systemWrite(descriptor, start + offset, buffer.count - offset)
         if written < 0 {
           if errno == EINTR { continue }
           failure = errno

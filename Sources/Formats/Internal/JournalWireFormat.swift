@@ -13,14 +13,18 @@ enum JournalWireFormat {
 struct JournalObjectWriter<State: Sendable, Action: Sendable> {
   let encoder: ExportEncoder
   let namer = ActionNamer()
+  private let actions: ValueEncoding<Action>
+  private let states: ValueEncoding<State>
 
   init(redaction: Redaction) {
     encoder = ExportEncoder(redaction: redaction)
+    actions = encoder.encoding(of: Action.self)
+    states = encoder.encoding(of: State.self)
   }
 
   /// The action's encoding (or description), whether it is replayable, and its case name.
   func action(_ action: Action) -> (json: JSONValue, replayable: Bool, name: String) {
-    let (json, replayable) = encoder.encode(action)
+    let (json, replayable) = actions.encode(action)
     return (json, replayable, namer.name(of: action, encoded: replayable ? json : nil))
   }
 
@@ -63,7 +67,7 @@ struct JournalObjectWriter<State: Sendable, Action: Sendable> {
   }
 
   func state(_ state: State) -> JSONValue {
-    encoder.encode(state).json
+    states.encode(state).json
   }
 
   /// The state's JSON; with a tracker, the state's redacted parts become the ones the next
@@ -80,6 +84,7 @@ struct JournalObjectWriter<State: Sendable, Action: Sendable> {
   ///
   /// With `redactedChanges`, which saw the state before this entry, an entry written with its
   /// `state` lists the places of the redacted values that changed in `redactedChanges`.
+  @inline(__always)
   func writeEntry(
     _ entry: JournalEntry<Action>, checkpoint: JournalCheckpoint<State>?, stateAfter: State?,
     redactedChanges: RedactedChangeTracker? = nil, into writer: inout JSONWriter

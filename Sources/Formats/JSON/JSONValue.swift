@@ -13,7 +13,7 @@ enum JSONValue: Equatable, Sendable {
   case object([JSONMember])
 
   /// An integer number.
-  static func integer(_ value: some BinaryInteger) -> JSONValue { .number(String(value)) }
+  static func integer(_ value: some BinaryInteger) -> JSONValue { .number(DecimalDigits.string(value)) }
 
   /// The member named `key` of an object, or `nil`.
   subscript(key: String) -> JSONValue? {

@@ -48,7 +48,11 @@ struct JSONWriter {
 
   /// Writes an integer.
   mutating func integer(_ value: some BinaryInteger) {
-    utf8(String(value))
+    guard value.bitWidth <= 64 || (value.magnitude >> 63) == 0 else { return utf8(String(value)) }
+    withUnsafeTemporaryAllocation(byteCount: DecimalDigits.maxCount, alignment: 1) { buffer in
+      let start = DecimalDigits.write(value, into: buffer)
+      bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[start...]))
+    }
   }
 
   /// Writes `text` as is: it must already be valid JSON, such as a number's text.

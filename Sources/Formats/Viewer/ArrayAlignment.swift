@@ -2,9 +2,10 @@ import ChronicleTracer
 
 /// How the elements of two versions of an array correspond, for ``StatePatch/between(_:_:)``.
 ///
-/// Elements are matched by identity when every element of both arrays is an object with an `id`
-/// member and no id repeats within an array (the JSON of `Identifiable` values), by value
-/// otherwise. The common prefix and suffix are matched first; what is left is aligned along a
+/// Elements equal in both at the front and at the back match first. Between them, elements are
+/// matched by identity when every one of both arrays is an object with an `id` member and no id
+/// repeats within an array (the JSON of `Identifiable` values), by value otherwise. The prefix
+/// and suffix that match that way come next; what is left is aligned along a
 /// longest common subsequence when it is small enough (at most `lcsCells` pairs), and position by
 /// position otherwise, so the cost stays linear for large rewrites.
 struct ArrayAlignment {
@@ -23,13 +24,28 @@ struct ArrayAlignment {
 
   let old: [JSONValue]
   let new: [JSONValue]
-  private let oldKeys: [String]?
-  private let newKeys: [String]?
+  /// How many elements at the front and at the back are equal in both: they match whatever
+  /// the elements are, and only the ones between are looked at more closely.
+  private let equalPrefix: Int
+  private let equalSuffix: Int
+  /// The ids of the elements between the equal prefix and suffix, from the first of them on.
+  private let oldKeys: [Identity]?
+  private let newKeys: [Identity]?
 
   init(old: [JSONValue], new: [JSONValue]) {
     self.old = old
     self.new = new
-    if let oldKeys = Self.identities(old), let newKeys = Self.identities(new) {
+    let shorter = min(old.count, new.count)
+    var prefix = 0
+    while prefix < shorter, old[prefix] == new[prefix] { prefix += 1 }
+    var suffix = 0
+    while suffix < shorter - prefix, old[old.count - 1 - suffix] == new[new.count - 1 - suffix] {
+      suffix += 1
+    }
+    (equalPrefix, equalSuffix) = (prefix, suffix)
+    if let oldKeys = Self.identities(old[prefix..<(old.count - suffix)]),
+      let newKeys = Self.identities(new[prefix..<(new.count - suffix)])
+    {
       (self.oldKeys, self.newKeys) = (oldKeys, newKeys)
     } else {
       (self.oldKeys, self.newKeys) = (nil, nil)
@@ -40,16 +56,16 @@ struct ArrayAlignment {
   var matchesByIdentity: Bool { oldKeys != nil }
 
   private func same(_ oldIndex: Int, _ newIndex: Int) -> Bool {
-    if let oldKeys, let newKeys { return oldKeys[oldIndex] == newKeys[newIndex] }
+    if let oldKeys, let newKeys { return oldKeys[oldIndex - equalPrefix] == newKeys[newIndex - equalPrefix] }
     return old[oldIndex] == new[newIndex]
   }
 
   /// The alignment of the two arrays.
   var steps: [Step] {
     let shorter = min(old.count, new.count)
-    var prefix = 0
-    while prefix < shorter, same(prefix, prefix) { prefix += 1 }
-    var suffix = 0
+    var prefix = equalPrefix
+    while prefix < shorter - equalSuffix, same(prefix, prefix) { prefix += 1 }
+    var suffix = equalSuffix
     while suffix < shorter - prefix, same(old.count - 1 - suffix, new.count - 1 - suffix) { suffix += 1 }
     var steps = (0..<prefix).map { Step.match($0, $0) }
     let oldMiddle = prefix..<(old.count - suffix)
@@ -154,15 +170,27 @@ struct ArrayAlignment {
       + oldRange.dropFirst(paired).map(Step.remove) + newRange.dropFirst(paired).map(Step.insert)
   }
 
-  /// Each element's `id` member as text, or `nil` unless every element is an object with an `id`
-  /// and no two share one.
-  private static func identities(_ elements: [JSONValue]) -> [String]? {
-    var keys: [String] = []
+  /// An element's `id` member, compared as JSON: numbers by their text, so `1` and `"1"` differ.
+  private enum Identity: Hashable {
+    case number(String)
+    case string(String)
+    case other(String)
+  }
+
+  /// Each element's `id` member, or `nil` unless every element is an object with an `id` and no
+  /// two share one.
+  private static func identities(_ elements: ArraySlice<JSONValue>) -> [Identity]? {
+    var keys: [Identity] = []
     keys.reserveCapacity(elements.count)
-    var seen = Set<String>()
+    var seen = Set<Identity>()
     for element in elements {
       guard let id = element["id"] else { return nil }
-      let key = JSONText.compact(id)
+      let key: Identity =
+        switch id {
+        case .number(let text): .number(text)
+        case .string(let text): .string(text)
+        default: .other(JSONText.compact(id))
+        }
       guard seen.insert(key).inserted else { return nil }
       keys.append(key)
     }

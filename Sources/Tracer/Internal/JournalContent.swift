@@ -44,6 +44,9 @@ package struct JournalContent<State: Sendable, Action: Sendable>: Sendable {
 
   // MARK: Reading
 
+  // Inlinable: an export's loop inlines it, so the metadata of `JournalEntry<Action>` is
+  // looked up once per export rather than per entry.
+  @inlinable
   package func entry(at index: Int) -> JournalEntry<Action> {
     let record = entries[index]
     let unknown = EntryRecord<Action>.unknownDuration
@@ -83,7 +86,7 @@ package struct JournalContent<State: Sendable, Action: Sendable>: Sendable {
     )
   }
 
-  package func cause(kind: UInt16, parent: UInt64, effect: UInt64, label: UInt32) -> Cause {
+  @usableFromInline package func cause(kind: UInt16, parent: UInt64, effect: UInt64, label: UInt32) -> Cause {
     Cause(
       kind: Cause.Kind(code: kind), parent: parent == 0 ? nil : parent, effect: effect == 0 ? nil : effect,
       label: strings.string(for: label))

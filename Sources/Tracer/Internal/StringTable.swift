@@ -74,7 +74,7 @@ package struct StringTable: Sendable {
     return code
   }
 
-  package func string(for code: UInt32) -> String? {
+  @usableFromInline package func string(for code: UInt32) -> String? {
     code == 0 ? nil : strings[Int(code) - 1]
   }
 
