@@ -4,6 +4,7 @@
 // reused: the sink formats every line (the worst case; repeated small actions cost less).
 
 import Benchmark
+import ChronicleFormats
 import ChronicleStore
 import ChronicleTracer
 import Foundation
