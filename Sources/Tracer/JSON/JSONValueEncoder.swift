@@ -3,10 +3,10 @@ import Foundation
 
 /// Encodes `Encodable` values to ``JSONValue`` trees, redacting as it goes.
 ///
-/// Every value met while encoding, at any depth, is offered to the ``Redaction`` policy with its
+/// Every value met while encoding, at any depth, is offered to the ``/ChronicleInspection/Redaction`` policy with its
 /// path (a keyed container's key is a `.property`, an unkeyed container's position an `.index`),
 /// so the key rules apply to the JSON produced as well as to printed values, and any
-/// ``SensitiveValue`` is written `"<redacted>"` even when its own `encode(to:)` would reveal it.
+/// ``/ChronicleInspection/SensitiveValue`` is written `"<redacted>"` even when its own `encode(to:)` would reveal it.
 ///
 /// A nested container opened for a key (how synthesized `Codable` writes an enum case's payload,
 /// `{"token":{"_0":…}}`) is checked against the key rules too: in one whose key a rule names,
