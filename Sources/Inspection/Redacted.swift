@@ -123,5 +123,11 @@ extension CodingUserInfoKey {
   /// Set to `true` by `StatePersistence` (ChroniclePersistence): a ``Redacted`` value is encoded
   /// and decoded as its real value rather than as the placeholder, so that persisted state
   /// survives a restart.
-  package static let keepsRedactedValues = CodingUserInfoKey(rawValue: "chronicle.keepsRedactedValues")!
+  package static let keepsRedactedValues: CodingUserInfoKey = {
+    guard let key = CodingUserInfoKey(rawValue: "chronicle.keepsRedactedValues") else {
+      preconditionFailure(
+        "CodingUserInfoKey(rawValue:) accepts every string; it is failable only for RawRepresentable")
+    }
+    return key
+  }()
 }

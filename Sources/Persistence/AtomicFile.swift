@@ -29,8 +29,10 @@ enum AtomicFile {
     guard descriptor >= 0 else { throw failure("open", temporary, url) }
     var written = 0
     let ok = data.withUnsafeBytes { buffer -> Bool in
+      // Only empty data has no address, and then there is nothing to write.
+      guard let start = buffer.baseAddress else { return true }
       while written < buffer.count {
-        let result = Foundation.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
+        let result = Foundation.write(descriptor, start + written, buffer.count - written)
         if result < 0 {
           if errno == EINTR { continue }
           return false
@@ -99,8 +101,10 @@ enum AtomicFile {
     var data = Data(count: size)
     var total = 0
     let failed: Int32? = data.withUnsafeMutableBytes { buffer in
+      // Only an empty file gives a buffer without an address, and then there is nothing to read.
+      guard let start = buffer.baseAddress else { return nil }
       while total < size {
-        let result = Foundation.read(descriptor, buffer.baseAddress! + total, size - total)
+        let result = Foundation.read(descriptor, start + total, size - total)
         if result < 0 {
           if errno == EINTR { continue }
           return errno

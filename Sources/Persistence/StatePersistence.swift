@@ -24,8 +24,8 @@ import Synchronization
 ///   `maxFileBytes`, a FIFO, a directory or a symbolic link loop gives a typed error at once.
 /// - Temporary files left by a process killed mid-write are deleted by the next save or restore.
 /// - Sensitive values are kept: the file is the app's own, and a state restored after a restart
-///   must equal the state saved. A ``Redacted`` property is written with its real value (not the
-///   `"<redacted>"` every log and export shows) and restored as it was; a ``SensitiveValue``
+///   must equal the state saved. A ``/ChronicleInspection/Redacted`` property is written with its real value (not the
+///   `"<redacted>"` every log and export shows) and restored as it was; a ``/ChronicleInspection/SensitiveValue``
 ///   type is written by its own `encode(to:)`. Protect the file as you would the secrets in it,
 ///   or keep secrets out of the persisted state (e.g. in the platform's keychain).
 public final class StatePersistence<State: Codable & Sendable>: Sendable {
@@ -180,7 +180,7 @@ public final class StatePersistence<State: Codable & Sendable>: Sendable {
   }
 
   /// Saves the store's state after it changes, coalesced over `interval`, until the returned
-  /// token is cancelled. Saving runs as an effect of the store, so ``Store/waitUntilIdle()``
+  /// token is cancelled. Saving runs as an effect of the store, so ``/ChronicleStore/Store/waitUntilIdle()``
   /// waits for a pending write, and a store that is released writes its last state first.
   public func attach<Action: Sendable>(to store: Store<State, Action>) -> StoreSubscription {
     store.observe(immediately: false) { [weak store, weak self] state in

@@ -25,8 +25,8 @@ import Foundation
 /// `.rename("Ann")`), which is Swift for enums whose payloads are literals. Entries that a
 /// middleware stopped are left out, with a comment.
 ///
-/// The source never holds a secret: values marked as sensitive (a ``/ChronicleStore/SensitiveValue``,
-/// a ``/ChronicleStore/Redacted`` property) and values the `redaction` policy selects are written
+/// The source never holds a secret: values marked as sensitive (a ``/ChronicleInspection/SensitiveValue``,
+/// a ``/ChronicleInspection/Redacted`` property) and values the `redaction` policy selects are written
 /// `<redacted>` in actions and `"<redacted>"` in states, as every export writes them, and a
 /// comment at the top of the test asks for test values in their place.
 public enum TestSourceGenerator {

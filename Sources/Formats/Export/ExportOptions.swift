@@ -15,8 +15,8 @@ public struct ExportOptions: Sendable {
   /// What to hide: every state and action written passes through this policy, including its key
   /// rules (applied to JSON keys as to property names, and to an enum case's key as to the case:
   /// `case token(String)` is written `{"token":{"_0":"<redacted>"}}`) and
-  /// ``/ChronicleStore/SensitiveValue``s.
-  /// Values wrapped in ``/ChronicleStore/Redacted`` are hidden whatever the policy.
+  /// ``/ChronicleInspection/SensitiveValue``s.
+  /// Values wrapped in ``/ChronicleInspection/Redacted`` are hidden whatever the policy.
   public var redaction: Redaction
   /// Which states a Journal JSON export writes.
   public var states: States

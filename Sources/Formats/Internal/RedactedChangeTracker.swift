@@ -6,7 +6,7 @@ import ChronicleTracer
 /// the text alone would see no change (the logger writes `password: <redacted> → <redacted>`).
 ///
 /// Only the redacted parts of the two states are compared, by their place in the JSON, with
-/// ``ChronicleStore/StateDiff`` (which compares a sensitive value without showing it).
+/// ``/ChronicleInspection/StateDiff`` (which compares a sensitive value without showing it).
 final class RedactedChangeTracker {
   private var previous: [[StatePatch.PathComponent]: Any] = [:]
 

@@ -54,7 +54,9 @@ extension Array: EquatableElementArray where Element: Equatable {
     _ old: UnsafeBufferPointer<Element>, _ i: Int, _ new: UnsafeBufferPointer<Element>, _ j: Int
   ) -> Bool {
     let size = MemoryLayout<Element>.size
-    if memcmp(old.baseAddress! + i, new.baseAddress! + j, size) == 0 { return true }
+    // Both buffers hold the element at `i` or `j`, so both have an address; the fallback is `==`.
+    guard let oldStart = old.baseAddress, let newStart = new.baseAddress else { return old[i] == new[j] }
+    if memcmp(oldStart + i, newStart + j, size) == 0 { return true }
     return old[i] == new[j]
   }
 }

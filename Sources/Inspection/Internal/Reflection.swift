@@ -26,7 +26,11 @@ enum Reflection {
   /// Whether two values of one type have the same bytes; see the untyped overload.
   static func areBitwiseIdentical<Value>(_ a: Value, _ b: Value) -> Bool {
     withUnsafeBytes(of: a) { a in
-      withUnsafeBytes(of: b) { b in a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 }
+      withUnsafeBytes(of: b) { b in
+        // Only a value of size zero may give no address, and it has no bytes to differ in.
+        guard let first = a.baseAddress, let second = b.baseAddress else { return a.isEmpty }
+        return a.isEmpty || memcmp(first, second, a.count) == 0
+      }
     }
   }
 
@@ -39,7 +43,12 @@ enum Reflection {
   /// in which case only the cast finds the value.
   static func value<Value>(_ value: Any, as _: Value.Type) -> Value {
     func open<Held>(_ held: Held) -> Value {
-      Held.self == Value.self ? unsafeBitCast(held, to: Value.self) : held as! Value
+      if Held.self == Value.self { return unsafeBitCast(held, to: Value.self) }
+      guard let cast = held as? Value else {
+        preconditionFailure(
+          "the caller passes the type that type(of: value) returns, \(Value.self), not \(Held.self)")
+      }
+      return cast
     }
     return open(value)
   }

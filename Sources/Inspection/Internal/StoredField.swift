@@ -51,9 +51,12 @@ struct StoredField: Sendable {
   static func parts(of value: Any, as type: Any.Type, fields: [StoredField]) -> [Reflection.Part] {
     func read<Value>(_: Value.Type) -> [Reflection.Part] {
       withUnsafeBytes(of: Reflection.value(value, as: Value.self)) { bytes in
-        fields.map { field in
-          Reflection.Part(
-            label: field.label, value: load(field.type, from: bytes.baseAddress! + field.offset))
+        guard let start = bytes.baseAddress else {
+          preconditionFailure(
+            "withUnsafeBytes(of:) passes the address of its value, even of a value of size zero")
+        }
+        return fields.map { field in
+          Reflection.Part(label: field.label, value: load(field.type, from: start + field.offset))
         }
       }
     }

@@ -121,7 +121,8 @@ final class TypeFacts: Sendable {
   /// The text of a value printed as one token, `nil` for any other value.
   func leafText(of value: Any) -> String? {
     if let leaf { return leaf.text(of: value) }
-    return isMetatype ? Self.name(of: value as! Any.Type) + ".self" : nil
+    guard isMetatype, let type = value as? Any.Type else { return nil }
+    return Self.name(of: type) + ".self"
   }
 
   /// The text of `value`, an enum of this type, when it is a case without payload that

@@ -38,8 +38,8 @@ public struct LoggerOptions<State: Sendable, Action: Sendable>: Sendable {
   public var effects: Bool
   /// Log effects, thunks and timers that fail, at ``LogLevel/error``.
   public var errors: Bool
-  /// Which values to write as `<redacted>`, besides those marked as sensitive (``/ChronicleStore/Redacted``,
-  /// ``/ChronicleStore/SensitiveValue``), which are redacted under any policy.
+  /// Which values to write as `<redacted>`, besides those marked as sensitive (``/ChronicleInspection/Redacted``,
+  /// ``/ChronicleInspection/SensitiveValue``), which are redacted under any policy.
   public var redaction: Redaction
   /// The time shown by timestamps; `nil` shows the action's metadata timestamp (when the store
   /// began processing it). Set it to make timestamps fixed in tests.

@@ -13,7 +13,7 @@ public struct EffectEvent: Sendable, Hashable {
     case cancelled
     /// The effect's work threw an error that no `catch` handler took; the payload describes it:
     /// the error's description, or its dump with `<redacted>` parts when the error holds a value
-    /// marked as sensitive (a ``SensitiveValue``, a ``Redacted`` property).
+    /// marked as sensitive (a ``/ChronicleInspection/SensitiveValue``, a ``/ChronicleInspection/Redacted`` property).
     case failed(String)
   }
 

@@ -25,7 +25,7 @@ public struct ReplayDivergence<State: Sendable, Action: Sendable>: Error, Sendab
   public let expected: State
   /// The state the reducer computed.
   public let actual: State
-  /// What differs, from expected to actual: ``/ChronicleStore/StateDiff/render(from:to:redaction:)``.
+  /// What differs, from expected to actual: ``/ChronicleInspection/StateDiff/render(from:to:redaction:)``.
   public let diff: String
 
   /// Creates a divergence report.
