@@ -2,32 +2,6 @@ import ChronicleStore
 import ChronicleTracer
 import Foundation
 
-/// What loading an NDJSON journal stream produced.
-public struct NDJSONLoadResult<State: Sendable, Action: Sendable>: Sendable {
-  /// The journal, with every complete line of the stream.
-  public let journal: Journal<State, Action>
-  /// The last line, when the stream ends in the middle of it (the writer was killed while
-  /// writing it); it was left out.
-  public let tornLine: TornLine?
-}
-
-/// A last line that the writer did not finish: the stream ends without its newline.
-public struct TornLine: Sendable, Hashable {
-  /// Its line number, counting from 1 (the header is line 1).
-  public let lineNumber: Int
-  /// The offset of its first byte in the stream.
-  public let byteOffset: Int
-  /// The number of bytes written of it.
-  public let byteCount: Int
-
-  /// Creates a description of a torn line.
-  public init(lineNumber: Int, byteOffset: Int, byteCount: Int) {
-    self.lineNumber = lineNumber
-    self.byteOffset = byteOffset
-    self.byteCount = byteCount
-  }
-}
-
 extension Journal where State: Decodable, Action: Decodable {
   /// Loads a stream written by ``NDJSONFileSink`` (see docs/formats/journal-ndjson.md).
   ///
