@@ -17,7 +17,7 @@ import Foundation
 /// }
 /// ```
 ///
-/// Files ending in `.ndjson` are read as NDJSON streams (``/ChronicleTracer/NDJSONFileSink``),
+/// Files ending in `.ndjson` are read as NDJSON streams (``/ChronicleFormats/NDJSONFileSink``),
 /// others as Journal JSON. Replay runs reducers only (see ``/ChronicleTimeTravel/Replay``).
 ///
 /// The failure message never shows a value marked as sensitive, nor one that `redaction`

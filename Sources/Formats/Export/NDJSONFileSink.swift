@@ -33,8 +33,8 @@ import Foundation
 ///   risky operation, at the end of a test); ``close()`` and the sink's release write every
 ///   pending line first.
 ///
-/// Either way ``Journal/loadNDJSON(contentsOf:reducer:configuration:limits:)`` reports a torn
-/// last line and keeps every line before it; lines are never reordered or skipped.
+/// Either way ``ChronicleTracer/Journal/loadNDJSON(contentsOf:reducer:configuration:limits:)``
+/// reports a torn last line and keeps every line before it; lines are never reordered or skipped.
 ///
 /// The first line is a header with the journal's metadata; the first entry line carries the
 /// state before it as a checkpoint, so the file replays from its start. States and actions pass

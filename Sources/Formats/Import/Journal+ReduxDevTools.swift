@@ -9,8 +9,8 @@ extension Journal where State: Decodable, Action: Decodable {
   /// Each action's `payload` is decoded as an `Action` and the base state (`preloadedState`, or
   /// `committedState`) as a `State`; the `meta` of each action, when present, restores its
   /// sequence number, context and cause. In the lifted form, skipped actions are imported as
-  /// ``JournalEntry/Outcome/stopped`` and the computed states become checkpoints. Times are not
-  /// part of these files: entries get their timestamp (lifted form) or none.
+  /// ``/ChronicleTracer/JournalEntry/Outcome/stopped`` and the computed states become checkpoints.
+  /// Times are not part of these files: entries get their timestamp (lifted form) or none.
   public convenience init<R: Reducer>(
     reduxDevTools data: Data, reducer: R,
     configuration: Configuration = Configuration(maxEntries: nil, maxBytes: nil),

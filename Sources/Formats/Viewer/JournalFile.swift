@@ -84,7 +84,7 @@ public struct JournalFile: Sendable {
   public var originISO8601: String? { meta["origin"]?["iso8601"]?.stringValue }
 
   /// The index in ``entries`` of the entry with sequence number `sequence` (such as a cause's
-  /// parent), if the file holds it: the file view's ``JournalSnapshot/index(ofSequence:)``.
+  /// parent), if the file holds it: the file view's ``/ChronicleTracer/JournalSnapshot/index(ofSequence:)``.
   public func index(ofSequence sequence: UInt64) -> Int? {
     var low = 0
     var high = entries.count

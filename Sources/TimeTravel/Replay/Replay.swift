@@ -141,9 +141,9 @@ public enum Replay {
   /// Imports a Journal JSON file and replays it, comparing the state after every entry when the
   /// file holds them (`ExportOptions(states: .everyEntry)`), and the checkpoints otherwise.
   ///
-  /// - Throws: The ``/ChronicleTracer/JournalImportError`` of the import: a file recorded with
+  /// - Throws: The ``/ChronicleFormats/JournalImportError`` of the import: a file recorded with
   ///   other types is refused with
-  ///   ``/ChronicleTracer/JournalImportError/typeMismatch(_:expected:found:difference:)``.
+  ///   ``/ChronicleFormats/JournalImportError/typeMismatch(_:expected:found:difference:)``.
   public static func verify<R: Reducer>(
     journalJSON url: URL, reducer: R, limits: JournalImportLimits = .default
   ) throws(JournalImportError) -> ReplayReport<R.State, R.Action>

@@ -41,7 +41,7 @@ extension Journal {
     public var stateSize: (@Sendable (State) -> Int)?
     /// Which actions to record.
     public var filter: TraceFilter<Action>
-    /// Where else every recorded entry and event goes, such as an ``NDJSONFileSink``.
+    /// Where else every recorded entry and event goes, such as ChronicleFormats' `NDJSONFileSink`.
     public var sinks: [any JournalSink<State, Action>]
 
     /// Creates a configuration.

@@ -1,5 +1,5 @@
 /// Receives every entry and effect event a journal records, as it records them: the way to
-/// stream a run to a file (``NDJSONFileSink``) or elsewhere with bounded memory.
+/// stream a run to a file (ChronicleFormats' `NDJSONFileSink`) or elsewhere with bounded memory.
 ///
 /// The journal calls a sink on the thread that processed the action, in the store's order, after
 /// releasing its own lock; a sink must be thread-safe and should be quick, since the store waits.
