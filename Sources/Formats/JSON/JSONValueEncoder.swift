@@ -191,6 +191,9 @@ private final class EncodingContext {
       return .string(Redaction.placeholder)
     }
     let encoder = Node(context: self, parent: parent, key: key)
+    // A nested container's node links back to its parent (its coding path): the parent's list
+    // of them is emptied once the value is written, or its encoding failed, so neither leaks.
+    defer { encoder.detachChildren() }
     try value.encode(to: encoder)
     // Its `encode(to:)` has returned: whatever containers it opened are filled.
     return encoder.resolved()
@@ -295,6 +298,13 @@ private final class Node: PathLink, Encoder, SingleValueEncodingContainer {
       for child in children { elements[child.position] = child.node.resolved() }
       return .array(elements)
     }
+  }
+
+  /// Drops the nodes handed out for members or elements, theirs first: each links back to its
+  /// parent, so a parent that kept them would form a cycle.
+  func detachChildren() {
+    for child in children { child.node.detachChildren() }
+    children = []
   }
 
   // MARK: Storage
