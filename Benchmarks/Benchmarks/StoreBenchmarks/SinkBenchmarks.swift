@@ -2,6 +2,13 @@
 // `send` returns, and with one writing in the background, against the tracer alone, in the same
 // run. Every action carries a new payload (`.add(n)`, n counting up), so no action's JSON is
 // reused: the sink formats every line (the worst case; repeated small actions cost less).
+//
+// Each iteration sends 1,000 actions without pause and ends when the sink has written them all,
+// so its wall time is the rate the whole pipeline sustains. Each scenario also times, per
+// iteration, the CPU time of the sending thread during the sends (what `send` costs the app's
+// thread; a send held by a full queue waits off the CPU) and the process's CPU time until the
+// lines are written (both threads: what a line costs in all), and prints them from its teardown
+// for run.sh.
 
 import Benchmark
 import ChronicleFormats
@@ -30,21 +37,61 @@ struct Tally: Reducer {
 }
 
 /// A store recording into a journal of at most 10,000 entries, with `sinks`.
-private func tallyStore(sinks: [any JournalSink<Tally.State, Tally.Action>]) -> Store<Tally.State, Tally.Action> {
+private func tallyStore(
+  sinks: [any JournalSink<Tally.State, Tally.Action>]
+) -> Store<Tally.State, Tally.Action> {
   let journal = Journal(reducer: Tally(), configuration: .init(maxEntries: 10_000, sinks: sinks))
   return Store(initialState: Tally.State(), reducer: Tally(), middleware: [.tracer(journal)])
 }
 
+/// The calling thread's CPU time so far, in nanoseconds.
+private func threadCPUNanoseconds() -> Int64 {
+  var time = timespec()
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+  return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+}
+
+/// Every iteration's CPU times of the sink scenarios (sending thread, whole process), by scenario.
+nonisolated(unsafe) private var sinkSamples: [String: [(sender: Int64, process: Int64, sends: Int)]] = [:]
+
+/// Sends `.add(n)` once per scaled iteration, timing the CPU as the file's comment says; `finish`
+/// (the sink's flush) is part of the process's time.
+private func measureSends(
+  _ benchmark: Benchmark, _ store: Store<Tally.State, Tally.Action>, finish: () -> Void = {}
+) {
+  var amount = 0
+  benchmark.startMeasurement()
+  let process = processCPUNanoseconds()
+  let sender = threadCPUNanoseconds()
+  for _ in benchmark.scaledIterations {
+    amount += 1
+    store.send(.add(amount))
+  }
+  let sent = threadCPUNanoseconds()
+  // What is still pending is part of the cost: the next iteration must not inherit it.
+  finish()
+  let done = processCPUNanoseconds()
+  benchmark.stopMeasurement()
+  sinkSamples[benchmark.name, default: []].append(
+    (sent - sender, done - process, benchmark.scaledIterations.count))
+}
+
+/// Prints a scenario's samples for run.sh: `chronicle-sink: <name> sends <n> sender <ns>,…
+/// process <ns>,…` (nanoseconds per iteration).
+private func printSinkSamples(_ name: String) {
+  let samples = sinkSamples[name] ?? []
+  FileHandle.standardError.write(
+    Data(
+      ("chronicle-sink: \(name) sends \(samples.last?.sends ?? 0) "
+        + "sender \(samples.map { String($0.sender) }.joined(separator: ",")) "
+        + "process \(samples.map { String($0.process) }.joined(separator: ","))\n").utf8))
+}
+
 func registerSinkBenchmarks() {
   Benchmark("tracer/record-tally") { benchmark in
-    let store = tallyStore(sinks: [])
-    var amount = 0
-    benchmark.startMeasurement()
-    for _ in benchmark.scaledIterations {
-      amount += 1
-      store.send(.add(amount))
-    }
-    benchmark.stopMeasurement()
+    measureSends(benchmark, tallyStore(sinks: []))
+  } teardown: {
+    printSinkSamples("tracer/record-tally")
   }
 
   for writing in [NDJSONFileSink<Tally.State, Tally.Action>.Writing.eachLine, .inBackground()] {
@@ -58,17 +105,10 @@ func registerSinkBenchmarks() {
       } catch {
         fatalError("\(error)")
       }
-      let store = tallyStore(sinks: [sink])
-      var amount = 0
-      benchmark.startMeasurement()
-      for _ in benchmark.scaledIterations {
-        amount += 1
-        store.send(.add(amount))
-      }
-      // What is still pending is part of the cost: the next iteration must not inherit it.
-      sink.flush()
-      benchmark.stopMeasurement()
+      measureSends(benchmark, tallyStore(sinks: [sink]), finish: sink.flush)
       precondition(sink.error == nil && sink.linesWritten == benchmark.scaledIterations.count + 1)
+    } teardown: {
+      printSinkSamples(name)
     }
   }
 }

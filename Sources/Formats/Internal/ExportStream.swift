@@ -39,8 +39,11 @@ struct ExportStream: ~Copyable {
   init(creating url: URL) throws(JournalExportError) {
     let path = url.path
     let directory = url.deletingLastPathComponent().path
-    var template = Array("\(directory)/.\(url.lastPathComponent).XXXXXX".utf8CString)
-    // The template is never empty (it ends with XXXXXX and a NUL), so it has an address.
+    // mkstemp(3) replaces the template's last six characters, which must be "X", with a unique
+    // suffix.
+    let suffix = String(repeating: "X", count: 6)
+    var template = Array("\(directory)/.\(url.lastPathComponent).\(suffix)".utf8CString)
+    // The template is never empty (it ends with the suffix and a NUL), so it has an address.
     let descriptor = template.withUnsafeMutableBufferPointer { buffer in
       buffer.baseAddress.map { mkstemp($0) } ?? -1
     }
