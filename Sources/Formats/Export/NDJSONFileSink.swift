@@ -80,10 +80,7 @@ public final class NDJSONFileSink<State: Sendable, Action: Sendable>: JournalSin
   ) throws(JournalExportError) {
     try self.init(
       url: url, options: options, writing: writing, followingSymbolicLinks: followingSymbolicLinks,
-      napInterval: BackgroundWriter<State, Action>.napInterval,
-      handOff: HandOff(
-        entry: { $0.enqueue(entry: $1, checkpoint: $2, metadata: $3) },
-        event: { $0.enqueue(event: $1, metadata: $2) }))
+      napInterval: BackgroundWriter<State, Action>.napInterval, handOff: .queueing)
   }
 
   /// The public initializer, with the background thread's nap between batches given.
@@ -176,6 +173,17 @@ struct HandOff<State: Sendable, Action: Sendable>: Sendable {
   ) {
     self.entry = entry
     self.event = event
+  }
+}
+
+extension HandOff {
+  /// Queues lines for the background writer; formed in the client when the sink's inlinable
+  /// initializer is.
+  @inlinable
+  static var queueing: HandOff {
+    HandOff(
+      entry: { $0.enqueue(entry: $1, checkpoint: $2, metadata: $3) },
+      event: { $0.enqueue(event: $1, metadata: $2) })
   }
 }
 
@@ -297,7 +305,8 @@ final class SinkFile<State: Sendable, Action: Sendable>: Sendable {
 /// A record appends to the queue under `condition`'s lock and wakes the thread only when it is
 /// asleep for good (not while it naps between batches), so a steady stream of records costs no
 /// wake-up each. The thread takes the whole queue, writes it, naps for ``napInterval`` and takes
-/// what came meanwhile; after a nap with nothing new it sleeps until the next record.
+/// what came meanwhile; after a nap with nothing new it sleeps until the next record. A flush
+/// wakes it from either.
 ///
 /// The enqueueing methods are inlinable: the sink's hand-off closures, formed in the client,
 /// run them specialized for its types.
@@ -394,8 +403,10 @@ final class BackgroundWriter<State: Sendable, Action: Sendable>: @unchecked Send
     condition.lock()
     defer { condition.unlock() }
     let target = recorded
-    if asleep {
+    if written < target && (asleep || napping) {
+      // Its nap would otherwise end before the lines do: a flush waited for it.
       asleep = false
+      napping = false
       condition.broadcast()
     }
     while written < target && !stopped { condition.wait() }
