@@ -255,8 +255,9 @@ final class SinkFile<State: Sendable, Action: Sendable>: Sendable {
           state.buffer.raw("}\n")
           count += 1
         case .event(let event):
-          state.buffer.write(.object([JSONMember("effect", state.objects.event(event))]))
-          state.buffer.raw("\n")
+          state.buffer.raw(#"{"effect":"#)
+          state.objects.writeEvent(event, into: &state.buffer)
+          state.buffer.raw("}\n")
           count += 1
         case .header(let metadata):
           guard !state.wroteHeader else { break }

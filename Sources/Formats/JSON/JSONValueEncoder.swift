@@ -67,7 +67,7 @@ struct RedactedPart {
 
 /// Whether each type met is a ``SensitiveValue``, by type: a dynamic cast per value costs more
 /// than encoding most values. A class so that copies of one encoder share what they learn.
-private final class EncodedTypes {
+final class EncodedTypes {
   var sensitive: [ObjectIdentifier: Bool] = [:]
 
   func isSensitive<T>(_ type: T.Type) -> Bool {
@@ -440,7 +440,7 @@ private final class Node: PathLink, Encoder, SingleValueEncodingContainer {
 }
 
 /// The key of an element of an unkeyed container.
-private struct IndexKey: CodingKey {
+struct IndexKey: CodingKey {
   var intValue: Int?
   var stringValue: String { "\(intValue ?? 0)" }
   init(intValue: Int) { self.intValue = intValue }
