@@ -247,8 +247,9 @@ final class SinkFile<State: Sendable, Action: Sendable>: Sendable {
         Self.writeHeader(header, into: &state)
         count += 1
       }
-      for line in lines {
-        switch line {
+      // By position, not `for line in lines`: the element is read in place, not copied out.
+      for index in lines.indices {
+        switch lines[index] {
         case .entry(let entry, let checkpoint):
           state.buffer.raw(#"{"entry":"#)
           state.objects.writeEntry(entry, checkpoint: checkpoint, stateAfter: nil, into: &state.buffer)

@@ -27,11 +27,11 @@ final class StreamingJSONEncoder {
   // here and in `Frame`.
   /// The output, swapped in from the caller for the duration of a ``write(_:into:)``.
   @exclusivity(unchecked) fileprivate var writer = JSONWriter()
-  /// The open containers and encoders, outermost first: the path from the value's root to the
-  /// container being written.
-  @exclusivity(unchecked) fileprivate var open: [Frame] = []
-  /// Frames closed and ready for reuse.
-  @exclusivity(unchecked) private var spare: [Frame] = []
+  /// The frames made so far, reused from one value to the next: the first ``depth`` are the
+  /// open containers and encoders, outermost first (the path from the value's root to the
+  /// container being written).
+  @exclusivity(unchecked) private var frames: [Frame] = []
+  @exclusivity(unchecked) private var depth = 0
   /// Set when the value's `encode(to:)` used its containers out of order.
   @exclusivity(unchecked) fileprivate var failed = false
 
@@ -54,7 +54,7 @@ final class StreamingJSONEncoder {
     } catch {
       failed = true
     }
-    while let frame = open.popLast() { close(frame) }
+    while depth > 0 { closeLast() }
     swap(&writer, &output)
     if failed {
       output.bytes.removeSubrange(start...)
@@ -66,11 +66,12 @@ final class StreamingJSONEncoder {
   // MARK: Frames
 
   fileprivate func frame(_ kind: Frame.Kind, parent: Frame?, key: (any CodingKey)?) -> Frame {
-    let frame = spare.popLast() ?? Frame()
+    if depth == frames.count { frames.append(Frame()) }
+    let frame = frames[depth]
+    depth += 1
     frame.kind = kind
     frame.parent = parent
     frame.key = key
-    open.append(frame)
     return frame
   }
 
@@ -82,15 +83,16 @@ final class StreamingJSONEncoder {
       failed = true
       return false
     }
-    while let last = open.last, last !== handle.frame {
-      open.removeLast()
-      close(last)
-    }
+    // A valid handle's frame is open: among the first `depth`.
+    while frames[depth - 1] !== handle.frame { closeLast() }
     return true
   }
 
-  /// Writes the end of `frame` and puts it aside for reuse; handles to it are no longer valid.
-  private func close(_ frame: Frame) {
+  /// Writes the end of the innermost open frame and puts it aside for reuse; handles to it are
+  /// no longer valid.
+  private func closeLast() {
+    depth -= 1
+    let frame = frames[depth]
     switch frame.kind {
     // An encoder that wrote nothing is an empty object, as `JSONEncoder` writes.
     case .pending: writer.raw("{}")
@@ -102,10 +104,9 @@ final class StreamingJSONEncoder {
     frame.parent = nil
     frame.key = nil
     frame.count = 0
-    frame.keys.removeAll(keepingCapacity: true)
-    frame.keySet = nil
-    frame.valueSingleKey = nil
-    spare.append(frame)
+    if !frame.keys.isEmpty { frame.keys.removeAll(keepingCapacity: true) }
+    if frame.keySet != nil { frame.keySet = nil }
+    if frame.valueSingleKey != nil { frame.valueSingleKey = nil }
   }
 
   /// Writes the member key `key` of the object `frame`, after a comma for all but the first;
@@ -166,8 +167,7 @@ final class StreamingJSONEncoder {
       case .value: frame.valueSingleKey
       case .pending, .array: nil
       }
-    open.removeLast()
-    close(frame)
+    closeLast()
     return singleKey
   }
 
