@@ -282,6 +282,19 @@ extension Box: Sendable where Value: Sendable {}
         == #"{"add":{"_0":1}} {"add":{"_0":2}} {"add":{"_0":1}} {"increment":{}} {"add":{"_0":2}} "#)
   }
 
+  @Test func valuesPastAFullCacheOfNewValuesAreWrittenAlike() {
+    let encoding = ExportEncoder(redaction: .default).encoding(of: Action.self)
+    var mismatches = 0
+    // 1,024 values fill the cache; thousands of new ones after it make the encoding stop
+    // looking values up, which must not change a byte.
+    for n in 0..<8_000 {
+      var writer = JSONWriter()
+      _ = encoding.write(Action.add(n % 7_000), into: &writer)
+      if String(decoding: writer.bytes, as: UTF8.self) != #"{"add":{"_0":\#(n % 7_000)}}"# { mismatches += 1 }
+    }
+    #expect(mismatches == 0)
+  }
+
   @Test func aPolicyWithRulesWritesThroughTheTreeEncoder() {
     let encoding = ExportEncoder(redaction: Redaction(keys: ["user"])).encoding(of: Login.self)
     #expect(encoding.streamed == nil)

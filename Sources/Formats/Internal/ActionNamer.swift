@@ -15,7 +15,8 @@ final class ActionNamer {
   }
 
   /// The name of `action`, whose encoding is an object with the one member `singleKey`, if any.
-  func name(of action: Any, singleKey: String?) -> String {
+  // Generic, so that an action named by its key is not boxed as `Any` first.
+  func name<Action>(of action: Action, singleKey: String?) -> String {
     if actionsAreEnums == nil { actionsAreEnums = Mirror(reflecting: action).displayStyle == .enum }
     if actionsAreEnums == true, let singleKey { return singleKey }
     return ActionName.of(action)

@@ -66,8 +66,10 @@ struct ExportEncoder {
     let cache = SmallBytesCache()
     return { value, writer in
       let value = unsafeBitCast(value, to: Encoded.self)
+      guard cache.isWorthLookingUp else { return encoder.write(value, into: &writer) }
       let key = withUnsafeBytes(of: value) { SmallValueBytes($0) }
       if let known = cache.values[key] {
+        cache.hits += 1
         writer.bytes.append(contentsOf: known.bytes)
         return known.written
       }
@@ -75,6 +77,8 @@ struct ExportEncoder {
       guard let written = encoder.write(value, into: &writer) else { return nil }
       if cache.values.count < SmallValueCache.limit {
         cache.values[key] = (Array(writer.bytes[start...]), written)
+      } else {
+        cache.missesWhileFull += 1
       }
       return written
     }
@@ -156,6 +160,13 @@ private final class SmallValueCache {
 /// The JSON bytes of the small values of one type met so far, by their bytes.
 private final class SmallBytesCache {
   var values: [SmallValueBytes: (bytes: [UInt8], written: StreamingJSONEncoder.Written)] = [:]
+  var hits = 0
+  /// Values not found once the cache was full.
+  var missesWhileFull = 0
+
+  /// Whether looking a value up still pays: not once the cache is full and most values are new
+  /// (`.add(n)` with `n` counting up), where the look-up costs what writing the value does.
+  var isWorthLookingUp: Bool { missesWhileFull < 4_096 || missesWhileFull < 8 * hits }
 }
 
 /// Up to 16 bytes of a value, zero-padded.
