@@ -3,7 +3,6 @@ import Foundation
 import Testing
 
 @testable import ChronicleFormats
-@testable import ChronicleInspection
 
 /// What the tree encoder writes for `value`: the bytes the streaming encoder must write.
 private func treeBytes(_ value: some Encodable) throws -> [UInt8] {
