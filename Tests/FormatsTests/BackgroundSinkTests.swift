@@ -34,6 +34,24 @@ import TracerFixtures
     #expect(sink.error == nil)
   }
 
+  @Test func aFlushWakesTheThreadFromItsNapBetweenBatches() throws {
+    let url = temporaryFile()
+    defer { try? FileManager.default.removeItem(at: url) }
+    // The thread naps for an hour after each batch: a flush that waited for the nap to end
+    // would not return.
+    let sink = try Sink(
+      url: url, options: ExportOptions(), writing: .inBackground(), followingSymbolicLinks: false,
+      napInterval: 3_600, handOff: .queueing)
+    let (store, _) = makeTracedStore(.init(sinks: [sink]), probe: false)
+    store.send(.increment)
+    sink.flush()
+    #expect(sink.linesWritten == 2)
+    store.send(.add(2))
+    sink.flush()
+    #expect(sink.linesWritten == 3)
+    #expect(try entrySequences(url) == [1, 2])
+  }
+
   @Test func theFileMatchesWhatTheEachLineSinkWrites() throws {
     let (eachURL, backgroundURL) = (temporaryFile(), temporaryFile())
     defer {

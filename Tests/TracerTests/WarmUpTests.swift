@@ -88,7 +88,7 @@ private struct MetadataSink: JournalSink {
     let journal = Journal<Tally, Int>(reducer: Counting(), configuration: .init(sinks: [MetadataSink()]))
     let shapes = Recorder<String?>()
     let witness = AnyMiddleware<Tally, Int> { action, _, next in
-      shapes.append(journal.storage.withLock { $0.sinkMetadata?.state.shape })
+      shapes.append(journal.storage.withLock { $0.sinkMetadata?.metadata.state.shape })
       next(action)
     }
     let store = Store(initialState: Tally(), reducer: Counting(), middleware: [.tracer(journal), witness])

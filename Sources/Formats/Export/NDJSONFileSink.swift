@@ -27,7 +27,8 @@ import Foundation
 ///   `write` before `send` returns, so a process that crashes or is killed loses at most the line
 ///   being written. `send` pays for formatting the line and the `write` (a few microseconds).
 /// - ``Writing/inBackground(maxPendingLines:)``: `send` hands the entry to a thread of the sink,
-///   which formats and writes lines in batches. `send` pays about what the tracer does; a crash
+///   which formats and writes lines in batches. `send` pays for handing the entry over (a few
+///   hundred nanoseconds on top of the tracer's own recording), not for formatting it; a crash
 ///   loses the lines recorded but not yet written: at most `maxPendingLines`, in practice those
 ///   of the last few milliseconds. Call ``flush()`` where a line must be on disk (before a
 ///   risky operation, at the end of a test); ``close()`` and the sink's release write every
@@ -52,6 +53,12 @@ public final class NDJSONFileSink<State: Sendable, Action: Sendable>: JournalSin
 
   private let file: SinkFile<State, Action>
   private let background: BackgroundWriter<State, Action>?
+  /// Hands an entry to ``background``: a closure formed where the sink is created, in the
+  /// client, so that it is specialized for the client's types. Called from the sink's `record`,
+  /// which the journal reaches through the `JournalSink` protocol, unspecialized: there, every
+  /// generic value built or copied looked up its type's metadata (most of a background sink's
+  /// cost on the sending thread).
+  private let handOff: HandOff<State, Action>
 
   /// Creates (or truncates) the file at `url`.
   ///
@@ -66,9 +73,22 @@ public final class NDJSONFileSink<State: Sendable, Action: Sendable>: JournalSin
   ///   - writing: When lines reach the file: ``Writing/eachLine`` (default) or in the background.
   ///   - followingSymbolicLinks: Whether a symbolic link at `url` is followed, writing to the
   ///     file it points to. Default `false`.
-  public init(
+  // Inlinable so that the hand-off closures are formed, and specialized, in the client.
+  @inlinable
+  public convenience init(
     url: URL, options: ExportOptions = ExportOptions(), writing: Writing = .eachLine,
     followingSymbolicLinks: Bool = false
+  ) throws(JournalExportError) {
+    try self.init(
+      url: url, options: options, writing: writing, followingSymbolicLinks: followingSymbolicLinks,
+      napInterval: BackgroundWriter<State, Action>.napInterval, handOff: .queueing)
+  }
+
+  /// The public initializer, with the background thread's nap between batches given.
+  @usableFromInline
+  init(
+    url: URL, options: ExportOptions, writing: Writing, followingSymbolicLinks: Bool,
+    napInterval: TimeInterval, handOff: HandOff<State, Action>
   ) throws(JournalExportError) {
     let path = url.path
     let noFollow = followingSymbolicLinks ? 0 : O_NOFOLLOW
@@ -79,10 +99,12 @@ public final class NDJSONFileSink<State: Sendable, Action: Sendable>: JournalSin
     }
     file = SinkFile(path: path, descriptor: descriptor, redaction: options.redaction)
     if case .inBackground(let maxPendingLines) = writing {
-      background = BackgroundWriter(file: file, maxPendingLines: max(1, maxPendingLines))
+      background = BackgroundWriter(
+        file: file, maxPendingLines: max(1, maxPendingLines), napInterval: napInterval)
     } else {
       background = nil
     }
+    self.handOff = handOff
   }
 
   deinit {
@@ -111,39 +133,75 @@ public final class NDJSONFileSink<State: Sendable, Action: Sendable>: JournalSin
   public func record(
     _ entry: JournalEntry<Action>, checkpoint: JournalCheckpoint<State>?, metadata: JournalMetadata
   ) {
-    let line = PendingLine<State, Action>.entry(entry, checkpoint, metadata)
-    if let background { background.enqueue(line) } else { file.write([line]) }
+    if let background {
+      handOff.entry(background, entry, checkpoint, metadata)
+    } else {
+      file.write([.entry(entry, checkpoint)], header: metadata)
+    }
   }
 
   /// Writes the header, if nothing was written yet, so that the first line costs what the others do.
   public func prepare(metadata: JournalMetadata) {
-    let line = PendingLine<State, Action>.header(metadata)
-    if let background { background.enqueue(line) } else { file.write([line]) }
+    if let background { background.enqueueHeader(metadata) } else { file.write([], header: metadata) }
   }
 
   /// Appends the event's line (after the header, if nothing was written yet).
   public func record(_ event: JournalEffectEvent, metadata: JournalMetadata) {
-    let line = PendingLine<State, Action>.event(event, metadata)
-    if let background { background.enqueue(line) } else { file.write([line]) }
-  }
-}
-
-/// A line recorded and not yet formatted: what it is made of.
-private enum PendingLine<State: Sendable, Action: Sendable>: Sendable {
-  case entry(JournalEntry<Action>, JournalCheckpoint<State>?, JournalMetadata)
-  case event(JournalEffectEvent, JournalMetadata)
-  /// Only the header, if it is not written yet.
-  case header(JournalMetadata)
-
-  var metadata: JournalMetadata {
-    switch self {
-    case .entry(_, _, let metadata), .event(_, let metadata), .header(let metadata): metadata
+    if let background {
+      handOff.event(background, event, metadata)
+    } else {
+      file.write([.event(event)], header: metadata)
     }
   }
 }
 
+/// How a background sink hands over what it records (see `NDJSONFileSink.handOff`).
+@usableFromInline
+struct HandOff<State: Sendable, Action: Sendable>: Sendable {
+  let entry:
+    @Sendable (
+      BackgroundWriter<State, Action>, JournalEntry<Action>, JournalCheckpoint<State>?, JournalMetadata
+    ) -> Void
+  let event: @Sendable (BackgroundWriter<State, Action>, JournalEffectEvent, JournalMetadata) -> Void
+
+  @usableFromInline
+  init(
+    entry:
+      @escaping @Sendable (
+        BackgroundWriter<State, Action>, JournalEntry<Action>, JournalCheckpoint<State>?, JournalMetadata
+      ) -> Void,
+    event: @escaping @Sendable (BackgroundWriter<State, Action>, JournalEffectEvent, JournalMetadata) -> Void
+  ) {
+    self.entry = entry
+    self.event = event
+  }
+}
+
+extension HandOff {
+  /// Queues lines for the background writer; formed in the client when the sink's inlinable
+  /// initializer is.
+  @inlinable
+  static var queueing: HandOff {
+    HandOff(
+      entry: { $0.enqueue(entry: $1, checkpoint: $2, metadata: $3) },
+      event: { $0.enqueue(event: $1, metadata: $2) })
+  }
+}
+
+/// A line recorded and not yet formatted: what it is made of.
+///
+/// Entry and event lines do not carry the journal's metadata: only the header needs it, and
+/// copying it into every line retained and released its strings each time.
+@usableFromInline
+enum PendingLine<State: Sendable, Action: Sendable>: Sendable {
+  case entry(JournalEntry<Action>, JournalCheckpoint<State>?)
+  case event(JournalEffectEvent)
+  /// The header, written if nothing was written yet.
+  case header(JournalMetadata)
+}
+
 /// The sink's file and the formatter of its lines, shared by the sink and its background writer.
-private final class SinkFile<State: Sendable, Action: Sendable>: Sendable {
+final class SinkFile<State: Sendable, Action: Sendable>: Sendable {
   let path: String
   private let state: SanitizerVisibleMutex<FileState>
   /// The most bytes gathered before a batch is written out.
@@ -179,31 +237,34 @@ private final class SinkFile<State: Sendable, Action: Sendable>: Sendable {
     }
   }
 
-  /// Formats `lines` (after the header, if nothing was written yet) and writes them, in as few
-  /// `write`s as their size allows; lines are only ever written whole, in order.
-  func write(_ lines: [PendingLine<State, Action>]) {
+  /// Formats `lines` (after the header made of `header`, if nothing was written yet) and writes
+  /// them, in as few `write`s as their size allows; lines are only ever written whole, in order.
+  func write(_ lines: [PendingLine<State, Action>], header: JournalMetadata? = nil) {
     state.withLock { state in
       guard state.descriptor >= 0, state.error == nil else { return }
       state.buffer.bytes.removeAll(keepingCapacity: true)
       var count = 0
-      for line in lines {
-        if !state.wroteHeader {
-          Self.writeHeader(line.metadata, into: &state)
-          state.wroteHeader = true
-          count += 1
-        }
-        switch line {
-        case .entry(let entry, let checkpoint, _):
+      if !state.wroteHeader, let header {
+        Self.writeHeader(header, into: &state)
+        count += 1
+      }
+      // By position, not `for line in lines`: the element is read in place, not copied out.
+      for index in lines.indices {
+        switch lines[index] {
+        case .entry(let entry, let checkpoint):
           state.buffer.raw(#"{"entry":"#)
           state.objects.writeEntry(entry, checkpoint: checkpoint, stateAfter: nil, into: &state.buffer)
           state.buffer.raw("}\n")
           count += 1
-        case .event(let event, _):
-          state.buffer.write(.object([JSONMember("effect", state.objects.event(event))]))
-          state.buffer.raw("\n")
+        case .event(let event):
+          state.buffer.raw(#"{"effect":"#)
+          state.objects.writeEvent(event, into: &state.buffer)
+          state.buffer.raw("}\n")
           count += 1
-        case .header:
-          break
+        case .header(let metadata):
+          guard !state.wroteHeader else { break }
+          Self.writeHeader(metadata, into: &state)
+          count += 1
         }
         if state.buffer.bytes.count >= Self.batchBytes {
           guard Self.flush(&state, path: path, lines: &count) else { return }
@@ -221,6 +282,7 @@ private final class SinkFile<State: Sendable, Action: Sendable>: Sendable {
         JSONMember("meta", state.objects.meta(metadata, counts: nil)),
       ]))
     state.buffer.raw("\n")
+    state.wroteHeader = true
   }
 
   /// Writes the buffer with one `write` (a kill loses at most the line it was in the middle of)
@@ -246,38 +308,92 @@ private final class SinkFile<State: Sendable, Action: Sendable>: Sendable {
 /// A record appends to the queue under `condition`'s lock and wakes the thread only when it is
 /// asleep for good (not while it naps between batches), so a steady stream of records costs no
 /// wake-up each. The thread takes the whole queue, writes it, naps for ``napInterval`` and takes
-/// what came meanwhile; after a nap with nothing new it sleeps until the next record.
-private final class BackgroundWriter<State: Sendable, Action: Sendable>: @unchecked Sendable {
-  // Everything below is guarded by `condition`'s lock.
-  private let condition = NSCondition()
-  private var queue: [PendingLine<State, Action>] = []
-  private var taken = 0
-  private var written = 0
-  private var recorded = 0
-  private var asleep = false
-  private var stopping = false
-  private var stopped = false
-  private let maxPendingLines: Int
+/// what came meanwhile; after a nap with nothing new it sleeps until the next record. A flush
+/// wakes it from either.
+///
+/// The enqueueing methods are inlinable: the sink's hand-off closures, formed in the client,
+/// run them specialized for its types.
+@usableFromInline
+final class BackgroundWriter<State: Sendable, Action: Sendable>: @unchecked Sendable {
+  // `@unchecked Sendable`: every `var` below is guarded by `condition`'s lock. Their accesses
+  // are not checked for exclusivity at run time: each happens under that lock, on one thread.
+  @usableFromInline let condition = NSCondition()
+  @usableFromInline @exclusivity(unchecked) var queue: [PendingLine<State, Action>] = []
+  @exclusivity(unchecked) private var taken = 0
+  @exclusivity(unchecked) private var written = 0
+  @usableFromInline @exclusivity(unchecked) var recorded = 0
+  /// The thread waits for a record, with no time limit.
+  @usableFromInline @exclusivity(unchecked) var asleep = false
+  /// The thread waits for a record or the end of its nap.
+  @exclusivity(unchecked) private var napping = false
+  /// A header line was queued: the first line is always one.
+  @usableFromInline @exclusivity(unchecked) var queuedHeader = false
+  @exclusivity(unchecked) private var stopping = false
+  @usableFromInline @exclusivity(unchecked) var stopped = false
+  @usableFromInline let maxPendingLines: Int
   private let file: SinkFile<State, Action>
+  private let nap: TimeInterval
   /// How long the thread waits for more lines after a batch before it sleeps until woken.
-  static var napInterval: TimeInterval { 0.002 }
+  @usableFromInline static var napInterval: TimeInterval { 0.002 }
 
-  init(file: SinkFile<State, Action>, maxPendingLines: Int) {
+  init(file: SinkFile<State, Action>, maxPendingLines: Int, napInterval: TimeInterval) {
     self.file = file
     self.maxPendingLines = maxPendingLines
+    nap = napInterval
     queue.reserveCapacity(min(maxPendingLines, 1_024))
     let thread = Thread { [self] in run() }
     thread.name = "chronicle.ndjson-sink"
     thread.start()
   }
 
-  func enqueue(_ line: PendingLine<State, Action>) {
+  @inlinable
+  func enqueue(
+    entry: JournalEntry<Action>, checkpoint: JournalCheckpoint<State>?, metadata: JournalMetadata
+  ) {
     condition.lock()
     defer { condition.unlock() }
-    // A full queue holds the sender until the thread takes it: memory stays bounded.
+    guard makeRoom(header: metadata) else { return }
+    queue.append(.entry(entry, checkpoint))
+    queued()
+  }
+
+  @inlinable
+  func enqueue(event: JournalEffectEvent, metadata: JournalMetadata) {
+    condition.lock()
+    defer { condition.unlock() }
+    guard makeRoom(header: metadata) else { return }
+    queue.append(.event(event))
+    queued()
+  }
+
+  /// Queues the header, unless one was queued already.
+  func enqueueHeader(_ metadata: JournalMetadata) {
+    condition.lock()
+    defer { condition.unlock() }
+    _ = makeRoom(header: metadata)
+  }
+
+  /// Waits while the queue is full (memory stays bounded), and queues the header first if none
+  /// was; `false` once the writer stopped. Called under the lock.
+  @inlinable
+  func makeRoom(header metadata: JournalMetadata) -> Bool {
+    // A full queue holds the sender until the thread takes it.
     while queue.count >= maxPendingLines && !stopped { condition.wait() }
-    guard !stopped else { return }
-    queue.append(line)
+    guard !stopped else { return false }
+    if !queuedHeader { queueHeader(metadata) }
+    return true
+  }
+
+  @usableFromInline
+  func queueHeader(_ metadata: JournalMetadata) {
+    queuedHeader = true
+    queue.append(.header(metadata))
+    queued()
+  }
+
+  /// Counts a line queued, and wakes the thread if it sleeps for good. Called under the lock.
+  @inlinable
+  func queued() {
     recorded += 1
     if asleep {
       asleep = false
@@ -290,8 +406,10 @@ private final class BackgroundWriter<State: Sendable, Action: Sendable>: @unchec
     condition.lock()
     defer { condition.unlock() }
     let target = recorded
-    if asleep {
+    if written < target && (asleep || napping) {
+      // Its nap would otherwise end before the lines do: a flush waited for it.
       asleep = false
+      napping = false
       condition.broadcast()
     }
     while written < target && !stopped { condition.wait() }
@@ -312,7 +430,12 @@ private final class BackgroundWriter<State: Sendable, Action: Sendable>: @unchec
       condition.lock()
       if queue.isEmpty && !stopping {
         // Nap first: under a steady stream, records find the thread napping and wake no one.
-        _ = condition.wait(until: Date(timeIntervalSinceNow: Self.napInterval))
+        napping = true
+        let deadline = Date(timeIntervalSinceNow: nap)
+        while napping && queue.isEmpty && !stopping {
+          if !condition.wait(until: deadline) { break }
+        }
+        napping = false
         while queue.isEmpty && !stopping {
           asleep = true
           condition.wait()

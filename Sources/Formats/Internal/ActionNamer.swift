@@ -8,10 +8,17 @@ final class ActionNamer {
   private var actionsAreEnums: Bool?
 
   func name(of action: Any, encoded: JSONValue?) -> String {
-    if actionsAreEnums == nil { actionsAreEnums = Mirror(reflecting: action).displayStyle == .enum }
-    if actionsAreEnums == true, case .object(let members)? = encoded, members.count == 1 {
-      return members[0].key
+    if case .object(let members)? = encoded, members.count == 1 {
+      return name(of: action, singleKey: members[0].key)
     }
+    return name(of: action, singleKey: nil)
+  }
+
+  /// The name of `action`, whose encoding is an object with the one member `singleKey`, if any.
+  // Generic, so that an action named by its key is not boxed as `Any` first.
+  func name<Action>(of action: Action, singleKey: String?) -> String {
+    if actionsAreEnums == nil { actionsAreEnums = Mirror(reflecting: action).displayStyle == .enum }
+    if actionsAreEnums == true, let singleKey { return singleKey }
     return ActionName.of(action)
   }
 }

@@ -45,11 +45,43 @@ struct ExportEncoder {
   /// other existentials, whose values' types vary).
   func encoding<Value>(of type: Value.Type) -> ValueEncoding<Value> {
     guard let encodable = type as? any Encodable.Type else {
-      return ValueEncoding(exporter: self, typed: nil)
+      return ValueEncoding(exporter: self, typed: nil, streamed: nil)
     }
     return ValueEncoding(
       exporter: self,
-      typed: Self.typed(encodable, as: Value.self, encoder: encoder, caching: !redaction.readsWholePaths))
+      typed: Self.typed(encodable, as: Value.self, encoder: encoder, caching: !redaction.readsWholePaths),
+      // A policy with rules offers every value to them with its path: the tree encoder does.
+      streamed: redaction.hasRules ? nil : Self.streamed(encodable, as: Value.self))
+  }
+
+  /// Writes values straight to bytes (see ``StreamingJSONEncoder``); small values without
+  /// references, as ``typed(_:as:encoder:caching:)`` does, once per distinct value.
+  private static func streamed<Encoded: Encodable, Value>(
+    _ type: Encoded.Type, as: Value.Type
+  ) -> (Value, inout JSONWriter) -> StreamingJSONEncoder.Written? {
+    let encoder = StreamingJSONEncoder()
+    guard _isPOD(Encoded.self), MemoryLayout<Encoded>.size <= SmallValueBytes.capacity else {
+      return { value, writer in encoder.write(unsafeBitCast(value, to: Encoded.self), into: &writer) }
+    }
+    let cache = SmallBytesCache()
+    return { value, writer in
+      let value = unsafeBitCast(value, to: Encoded.self)
+      guard cache.isWorthLookingUp else { return encoder.write(value, into: &writer) }
+      let key = withUnsafeBytes(of: value) { SmallValueBytes($0) }
+      if let known = cache.values[key] {
+        cache.hits += 1
+        writer.bytes.append(contentsOf: known.bytes)
+        return known.written
+      }
+      let start = writer.bytes.count
+      guard let written = encoder.write(value, into: &writer) else { return nil }
+      if cache.values.count < SmallValueCache.limit {
+        cache.values[key] = (Array(writer.bytes[start...]), written)
+      } else {
+        cache.missesWhileFull += 1
+      }
+      return written
+    }
   }
 
   private static func typed<Encoded: Encodable, Value>(
@@ -81,16 +113,40 @@ struct ExportEncoder {
 final class ValueEncoding<Value> {
   let exporter: ExportEncoder
   let typed: ((Value) throws -> JSONValue)?
+  /// Writes a value's JSON straight to bytes, or returns `nil` for the tree encoder to do it.
+  let streamed: ((Value, inout JSONWriter) -> StreamingJSONEncoder.Written?)?
+  /// Values that ``streamed`` handed back so far: past ``fallbackLimit``, a type that always
+  /// does (a hand-written encoding using a super encoder) goes straight to the tree encoder.
+  private var fallbacks = 0
+  private static var fallbackLimit: Int { 16 }
 
-  init(exporter: ExportEncoder, typed: ((Value) throws -> JSONValue)?) {
+  init(
+    exporter: ExportEncoder, typed: ((Value) throws -> JSONValue)?,
+    streamed: ((Value, inout JSONWriter) -> StreamingJSONEncoder.Written?)?
+  ) {
     self.exporter = exporter
     self.typed = typed
+    self.streamed = streamed
   }
 
   /// The value's JSON and whether it is its encoding (replayable) rather than its description.
   func encode(_ value: Value) -> (json: JSONValue, encoded: Bool) {
     if let typed, let json = try? typed(value) { return (json, true) }
     return exporter.encode(value)
+  }
+
+  /// Writes the value's JSON (the same bytes as ``encode(_:)``'s); returns whether it is its
+  /// encoding (replayable) rather than its description, and the key of its only member when
+  /// it is an encoded object of one member (an enum case's name).
+  func write(_ value: Value, into writer: inout JSONWriter) -> (encoded: Bool, singleKey: String?) {
+    if let streamed, fallbacks < Self.fallbackLimit {
+      if let written = streamed(value, &writer) { return (true, written.singleKey) }
+      fallbacks += 1
+    }
+    let (json, encoded) = encode(value)
+    writer.write(json)
+    if encoded, case .object(let members) = json, members.count == 1 { return (true, members[0].key) }
+    return (encoded, nil)
   }
 }
 
@@ -99,6 +155,18 @@ private final class SmallValueCache {
   /// The most distinct values kept.
   static let limit = 1_024
   var json: [SmallValueBytes: JSONValue] = [:]
+}
+
+/// The JSON bytes of the small values of one type met so far, by their bytes.
+private final class SmallBytesCache {
+  var values: [SmallValueBytes: (bytes: [UInt8], written: StreamingJSONEncoder.Written)] = [:]
+  var hits = 0
+  /// Values not found once the cache was full.
+  var missesWhileFull = 0
+
+  /// Whether looking a value up still pays: not once the cache is full and most values are new
+  /// (`.add(n)` with `n` counting up), where the look-up costs what writing the value does.
+  var isWorthLookingUp: Bool { missesWhileFull < 4_096 || missesWhileFull < 8 * hits }
 }
 
 /// Up to 16 bytes of a value, zero-padded.

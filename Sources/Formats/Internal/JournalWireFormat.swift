@@ -15,6 +15,8 @@ struct JournalObjectWriter<State: Sendable, Action: Sendable> {
   let namer = ActionNamer()
   private let actions: ValueEncoding<Action>
   private let states: ValueEncoding<State>
+  /// Where an entry's action is written before its line, which names its case first.
+  private let scratch = ScratchWriter()
 
   init(redaction: Redaction) {
     encoder = ExportEncoder(redaction: redaction)
@@ -58,6 +60,25 @@ struct JournalObjectWriter<State: Sendable, Action: Sendable> {
     return .object(members)
   }
 
+  /// Writes ``cause(_:)``'s object.
+  func writeCause(_ cause: Cause, into writer: inout JSONWriter) {
+    writer.raw(#"{"kind":"#)
+    writer.string(cause.kind.rawValue)
+    if let parent = cause.parent {
+      writer.raw(#","parent":"#)
+      writer.integer(parent)
+    }
+    if let effect = cause.effect {
+      writer.raw(#","effect":"#)
+      writer.integer(effect)
+    }
+    if let label = cause.label {
+      writer.raw(#","label":"#)
+      writer.string(label)
+    }
+    writer.raw("}")
+  }
+
   func cause(_ cause: Cause) -> JSONValue {
     var members = [JSONMember("kind", .string(cause.kind.rawValue))]
     if let parent = cause.parent { members.append(JSONMember("parent", .integer(parent))) }
@@ -89,7 +110,9 @@ struct JournalObjectWriter<State: Sendable, Action: Sendable> {
     _ entry: JournalEntry<Action>, checkpoint: JournalCheckpoint<State>?, stateAfter: State?,
     redactedChanges: RedactedChangeTracker? = nil, into writer: inout JSONWriter
   ) {
-    let (action, replayable, name) = self.action(entry.action)
+    scratch.writer.bytes.removeAll(keepingCapacity: true)
+    let (replayable, singleKey) = actions.write(entry.action, into: &scratch.writer)
+    let name = namer.name(of: entry.action, singleKey: replayable ? singleKey : nil)
     writer.raw(#"{"index":"#)
     writer.integer(entry.index)
     writer.raw(#","seq":"#)
@@ -103,11 +126,11 @@ struct JournalObjectWriter<State: Sendable, Action: Sendable> {
       writer.string(context)
     }
     writer.raw(#","cause":"#)
-    writer.write(cause(entry.cause))
+    writeCause(entry.cause, into: &writer)
     writer.raw(#","type":"#)
     writer.string(name)
     writer.raw(#","action":"#)
-    writer.write(action)
+    writer.bytes.append(contentsOf: scratch.writer.bytes)
     writer.raw(replayable ? #","replayable":true,"outcome":"# : #","replayable":false,"outcome":"#)
     writer.string(entry.outcome.rawValue)
     writer.raw(#","durations":{"chain":"#)
@@ -144,6 +167,32 @@ struct JournalObjectWriter<State: Sendable, Action: Sendable> {
     writer.raw("}")
   }
 
+  /// Writes ``event(_:)``'s object.
+  func writeEvent(_ event: JournalEffectEvent, into writer: inout JSONWriter) {
+    writer.raw(#"{"effect":"#)
+    writer.integer(event.effect)
+    switch event.phase {
+    case .started: writer.raw(#","phase":"started""#)
+    case .finished: writer.raw(#","phase":"finished""#)
+    case .cancelled: writer.raw(#","phase":"cancelled""#)
+    case .failed(let message):
+      writer.raw(#","phase":"failed","error":"#)
+      writer.string(message)
+    }
+    writer.raw(#","time":"#)
+    writer.integer(nanoseconds(event.time))
+    writer.raw(#","position":"#)
+    writer.integer(event.position)
+    writer.raw(#","cause":"#)
+    writeCause(event.cause, into: &writer)
+    writer.raw(#","ids":["#)
+    for (position, id) in event.ids.enumerated() {
+      if position > 0 { writer.raw(",") }
+      writer.string(id)
+    }
+    writer.raw("]}")
+  }
+
   func event(_ event: JournalEffectEvent) -> JSONValue {
     var members: [JSONMember] = [JSONMember("effect", .integer(event.effect))]
     switch event.phase {
@@ -160,6 +209,12 @@ struct JournalObjectWriter<State: Sendable, Action: Sendable> {
     members.append(JSONMember("ids", .array(event.ids.map { .string($0) })))
     return .object(members)
   }
+}
+
+/// A byte buffer kept from one entry to the next.
+final class ScratchWriter {
+  // Used by one thread at a time, never re-entered: no run-time exclusivity check.
+  @exclusivity(unchecked) var writer = JSONWriter(capacity: 256)
 }
 
 /// A wall-clock time as nanoseconds since 1970, within the formats' range of times: a `Date`

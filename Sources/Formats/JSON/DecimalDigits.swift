@@ -4,6 +4,13 @@ enum DecimalDigits {
   /// The most bytes a 64-bit integer's text needs: a sign and 20 digits.
   static let maxCount = 21
 
+  /// The two digits of 0 to 99, in order.
+  private static let pairDigits: StaticString = """
+    00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+    40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+    8081828384858687888990919293949596979899
+    """
+
   /// Writes the decimal text of `value` at the end of `buffer` and returns where it starts.
   @inline(__always)
   static func write(_ value: some BinaryInteger, into buffer: UnsafeMutableRawBufferPointer) -> Int {
@@ -11,12 +18,23 @@ enum DecimalDigits {
     let negative = value < 0
     // The magnitude as UInt64: every fixed-width integer the encoder meets fits.
     var magnitude = UInt64(truncatingIfNeeded: value.magnitude)
-    repeat {
-      let (quotient, digit) = magnitude.quotientAndRemainder(dividingBy: 10)
-      position -= 1
-      buffer[position] = UInt8(truncatingIfNeeded: digit) &+ UInt8(ascii: "0")
+    // Two digits per division: a nanosecond time has 19.
+    let pairs = pairDigits.utf8Start
+    while magnitude >= 100 {
+      let (quotient, pair) = magnitude.quotientAndRemainder(dividingBy: 100)
+      position -= 2
+      buffer[position] = pairs[Int(pair) &* 2]
+      buffer[position + 1] = pairs[Int(pair) &* 2 &+ 1]
       magnitude = quotient
-    } while magnitude != 0
+    }
+    if magnitude >= 10 {
+      position -= 2
+      buffer[position] = pairs[Int(magnitude) &* 2]
+      buffer[position + 1] = pairs[Int(magnitude) &* 2 &+ 1]
+    } else {
+      position -= 1
+      buffer[position] = UInt8(truncatingIfNeeded: magnitude) &+ UInt8(ascii: "0")
+    }
     if negative {
       position -= 1
       buffer[position] = UInt8(ascii: "-")

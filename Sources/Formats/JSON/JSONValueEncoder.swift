@@ -67,11 +67,20 @@ struct RedactedPart {
 
 /// Whether each type met is a ``SensitiveValue``, by type: a dynamic cast per value costs more
 /// than encoding most values. A class so that copies of one encoder share what they learn.
-private final class EncodedTypes {
+final class EncodedTypes {
   var sensitive: [ObjectIdentifier: Bool] = [:]
+  /// The last type asked about and its answer: most values met are of the type before.
+  private var last: (id: ObjectIdentifier, sensitive: Bool)?
 
   func isSensitive<T>(_ type: T.Type) -> Bool {
     let id = ObjectIdentifier(type)
+    if let last, last.id == id { return last.sensitive }
+    let answer = lookUp(type, id: id)
+    last = (id, answer)
+    return answer
+  }
+
+  private func lookUp<T>(_ type: T.Type, id: ObjectIdentifier) -> Bool {
     if let known = sensitive[id] { return known }
     // An optional's metatype is not a SensitiveValue's even when its wrapped type is one: its
     // `encode(to:)` hands the wrapped value back to the encoder, which checks that type.
@@ -440,7 +449,7 @@ private final class Node: PathLink, Encoder, SingleValueEncodingContainer {
 }
 
 /// The key of an element of an unkeyed container.
-private struct IndexKey: CodingKey {
+struct IndexKey: CodingKey {
   var intValue: Int?
   var stringValue: String { "\(intValue ?? 0)" }
   init(intValue: Int) { self.intValue = intValue }

@@ -90,6 +90,7 @@ package struct CheckpointList<State: Sendable>: Sendable {
   }
 
   /// The last checkpoint at or before `index`.
+  @usableFromInline
   package func nearest(atOrBefore index: Int) -> JournalCheckpoint<State>? {
     guard let position = position(atOrBefore: index) else { return nil }
     return items[position]

@@ -8,14 +8,23 @@ struct JournalStorage<State: Sendable, Action: Sendable>: Sendable {
   @usableFromInline var gap = false
   @usableFromInline var committedCount = 0
   /// The metadata handed to sinks, computed once the state's shape is known.
-  var sinkMetadata: JournalMetadata?
+  @usableFromInline var sinkMetadata: SinkMetadata?
 
   /// The metadata to hand to sinks: ``sinkMetadata``, computed from the content when there is
   /// none yet, or again when `untilShapeKnown` and the one there was computed before the state's
   /// shape was known.
-  mutating func metadataForSinks(untilShapeKnown: Bool) -> JournalMetadata {
-    if let metadata = sinkMetadata, !untilShapeKnown || metadata.state.shape != nil { return metadata }
-    let metadata = content.metadata()
+  ///
+  /// Inlinable: the tracer asks for it on every entry it hands to sinks, where an unspecialized
+  /// call would look up the storage's generic metadata each time.
+  @inlinable
+  mutating func metadataForSinks(untilShapeKnown: Bool) -> SinkMetadata {
+    if let metadata = sinkMetadata, !untilShapeKnown || metadata.knowsShape { return metadata }
+    return computeMetadataForSinks()
+  }
+
+  @usableFromInline
+  mutating func computeMetadataForSinks() -> SinkMetadata {
+    let metadata = SinkMetadata(content.metadata())
     sinkMetadata = metadata
     return metadata
   }
@@ -103,5 +112,19 @@ extension JournalStorage {
     }
     content.events.removeFirst(upTo: firstEvent)
     content.releaseUnreferencedStrings()
+  }
+}
+
+/// The metadata a journal hands its sinks, shared by reference: copied into every entry's
+/// hand-off, the struct retained and released each of its strings per entry.
+@usableFromInline
+final class SinkMetadata: Sendable {
+  @usableFromInline let metadata: JournalMetadata
+  /// Whether the state's shape was known when the metadata was made.
+  @usableFromInline let knowsShape: Bool
+
+  init(_ metadata: JournalMetadata) {
+    self.metadata = metadata
+    knowsShape = metadata.state.shape != nil
   }
 }

@@ -103,17 +103,27 @@ extension Journal {
   }
 
   /// Hands the entry at `index` to the sinks, outside the lock.
-  @usableFromInline
+  ///
+  /// Inlinable, as ``record(_:sequence:label:cause:start:end:before:reading:)`` is: specialized in
+  /// the client, building the entry and walking the sinks pay no generic metadata look-ups (they
+  /// were most of a background sink's cost on the sending thread). Not inlined into `record`:
+  /// there it slowed the tracer without sinks.
+  @inlinable @inline(never)
   func notifySinks(entry index: Int, withCheckpoint: Bool) {
-    let recorded: (JournalEntry<Action>, JournalCheckpoint<State>?, JournalMetadata)? = storage.withLock {
-      storage in
-      guard storage.content.entries.indices.contains(index) else { return nil }
-      let metadata = storage.metadataForSinks(untilShapeKnown: true)
-      let checkpoint = withCheckpoint ? storage.content.checkpoints.nearest(atOrBefore: index) : nil
-      return (storage.content.entry(at: index), checkpoint, metadata)
+    var checkpoint: JournalCheckpoint<State>?
+    var metadata: SinkMetadata?
+    let entry: JournalEntry<Action>? = storage.withLock { storage in
+      guard index >= storage.content.entries.startIndex, index < storage.content.entries.endIndex else {
+        return nil
+      }
+      metadata = storage.metadataForSinks(untilShapeKnown: true)
+      if withCheckpoint { checkpoint = storage.content.checkpoints.nearest(atOrBefore: index) }
+      return storage.content.entry(at: index)
     }
-    guard let (entry, checkpoint, metadata) = recorded else { return }
-    for sink in configuration.sinks { sink.record(entry, checkpoint: checkpoint, metadata: metadata) }
+    guard let entry, let metadata else { return }
+    for sink in configuration.sinks {
+      sink.record(entry, checkpoint: checkpoint, metadata: metadata.metadata)
+    }
   }
 
   /// Notes that an action passed the tracer without being recorded.
@@ -134,7 +144,7 @@ extension Journal {
   func record(_ event: EffectEvent) {
     let now = MonotonicClock.now()
     let sinks = configuration.sinks
-    let recorded: (JournalEffectEvent, JournalMetadata)? = storage.withLock { storage in
+    let recorded: (JournalEffectEvent, SinkMetadata)? = storage.withLock { storage in
       let position = storage.content.entries.endIndex
       let phase: EventRecord.Phase
       var failure: UInt32 = 0
@@ -166,7 +176,7 @@ extension Journal {
       return (storage.content.event(at: storage.content.events.endIndex - 1), metadata)
     }
     if let (event, metadata) = recorded {
-      for sink in sinks { sink.record(event, metadata: metadata) }
+      for sink in sinks { sink.record(event, metadata: metadata.metadata) }
     }
   }
 }

@@ -251,7 +251,7 @@ extension Journal {
       if storage.content.stateShape == nil { storage.content.stateShape = TypeFingerprint.shape(of: state) }
       return storage.metadataForSinks(untilShapeKnown: true)
     }
-    for sink in sinks { sink.prepare(metadata: metadata) }
+    for sink in sinks { sink.prepare(metadata: metadata.metadata) }
   }
 }
 
