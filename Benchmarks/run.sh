@@ -97,6 +97,8 @@ ACTIONS_PER_ITERATION = {"replay/verify": JOURNAL_LENGTH, "journal/memory-1MB-st
                          "export/ndjson-stream-1000k": JOURNAL_LENGTH,
                          # ImportBenchmarks.swift: five imports of 1,000,000 entries per iteration.
                          "import/journal-json-1M": 5 * JOURNAL_LENGTH, "import/ndjson-1M": 5 * JOURNAL_LENGTH,
+                         "import/journal-json-1M-new-actions": 5 * JOURNAL_LENGTH,
+                         "import/ndjson-1M-new-actions": 5 * JOURNAL_LENGTH,
                          # WorstCaseBenchmarks.swift: one recording of 1,000,000 actions of the
                          # 100 KB state per iteration; 100 jumps (9,999 entries replayed each), or 50
                          # undos (9,998) and 50 redos (9,999), per iteration.

@@ -1,5 +1,6 @@
-// Imports (issue 12): the 1,000,000-entry counter journal read back from Journal JSON and from an
-// NDJSON stream, against Python's `json` module reading the same file in the same run.
+// Imports (issue 12): a 1,000,000-entry journal read back from Journal JSON and from an NDJSON
+// stream, against Python's `json` module reading the same file in the same run: the counter's
+// (one action, repeated) and the tally's (`.add(n)`, no action repeated).
 //
 // One iteration per scenario holds every sample (the harness drops iterations longer than two
 // seconds from its JMH export): five imports, each timed in this process's CPU time, then five
@@ -53,69 +54,95 @@ private func pythonCPUNanoseconds(reading url: URL, with reader: String) -> Int6
   return nanoseconds
 }
 
-/// The files both sides read: the counter history as Journal JSON, and the same actions recorded
-/// through an NDJSON sink.
-private func importFiles() throws -> (json: URL, ndjson: URL) {
+/// The files both sides read: `reducer`'s history of `actions` as Journal JSON, and the same
+/// actions recorded through an NDJSON sink.
+private func importFiles<R: Reducer>(
+  _ reducer: R, initialState: R.State, actions: (Int) -> R.Action, recorded: Journal<R.State, R.Action>? = nil
+) throws -> (json: URL, ndjson: URL) where R.State: Codable, R.Action: Codable {
   let json = exportFile("import.json")
-  try counterHistory.journal.snapshot().writeJournalJSON(to: json)
+  let journal = recorded ?? Journal(reducer: reducer, configuration: .init(maxEntries: nil, maxBytes: nil))
+  if recorded == nil {
+    let store = Store(initialState: initialState, reducer: reducer, middleware: [.tracer(journal)])
+    for step in 0..<journalLength {
+      store.send(actions(step))
+    }
+  }
+  try journal.snapshot().writeJournalJSON(to: json)
   let ndjson = exportFile("import.ndjson")
-  let sink = try NDJSONFileSink<Counter.State, Counter.Action>(url: ndjson)
-  let journal = Journal(reducer: Counter(), configuration: .init(maxEntries: 10_000, sinks: [sink]))
-  let store = Store(initialState: Counter.State(), reducer: Counter(), middleware: [.tracer(journal)])
-  for _ in 0..<journalLength {
-    store.send(.increment)
+  let sink = try NDJSONFileSink<R.State, R.Action>(url: ndjson)
+  let streamed = Journal(reducer: reducer, configuration: .init(maxEntries: 10_000, sinks: [sink]))
+  let store = Store(initialState: initialState, reducer: reducer, middleware: [.tracer(streamed)])
+  for step in 0..<journalLength {
+    store.send(actions(step))
   }
   sink.close()
   return (json, ndjson)
+}
+
+/// Imports `url` in `format` `importSamples` times, noting each import's CPU time; returns the
+/// entries of the last.
+private func timedImports<R: Reducer>(
+  _ format: String, _ url: URL, reducer: R, samples: inout [Int64]
+) throws -> Int where R.State: Codable, R.Action: Codable {
+  var entries = 0
+  for _ in 0..<importSamples {
+    let cpu = processCPUNanoseconds()
+    if format == "ndjson" {
+      entries = try Journal<R.State, R.Action>.loadNDJSON(contentsOf: url, reducer: reducer).journal.count
+    } else {
+      entries = try Journal(contentsOfJournalJSON: url, reducer: reducer).count
+    }
+    samples.append(processCPUNanoseconds() - cpu)
+  }
+  return entries
 }
 
 func registerImportBenchmarks() {
   let configuration = Benchmark.Configuration(
     metrics: [.wallClock, .throughput], warmupIterations: 0, scalingFactor: .one, maxIterations: 1)
 
+  // The counter's `.increment` over and over (actions repeat: the best case), and the tally's
+  // `.add(n)` with n counting up (no action's text repeats: each is decoded anew).
   for format in ["journal-json", "ndjson"] {
-    Benchmark("import/\(format)-1M", configuration: configuration) { benchmark in
-      let url: URL
-      do {
-        let files = try importFiles()
-        url = format == "ndjson" ? files.ndjson : files.json
-      } catch {
-        fatalError("\(error)")
-      }
-      var swiftSamples: [Int64] = []
-      var entries = 0
-      benchmark.startMeasurement()
-      for _ in 0..<importSamples {
-        let cpu = processCPUNanoseconds()
+    for newActions in [false, true] {
+      let name = "import/\(format)-1M" + (newActions ? "-new-actions" : "")
+      Benchmark(name, configuration: configuration) { benchmark in
+        let url: URL
+        var swiftSamples: [Int64] = []
+        var entries = 0
         do {
-          if format == "ndjson" {
-            entries = try Journal<Counter.State, Counter.Action>.loadNDJSON(
-              contentsOf: url, reducer: Counter()
-            )
-            .journal.count
+          if newActions {
+            let files = try importFiles(Tally(), initialState: Tally.State()) { .add($0) }
+            url = format == "ndjson" ? files.ndjson : files.json
+            benchmark.startMeasurement()
+            entries = try timedImports(format, url, reducer: Tally(), samples: &swiftSamples)
           } else {
-            entries = try Journal(contentsOfJournalJSON: url, reducer: Counter()).count
+            let files = try importFiles(
+              Counter(), initialState: Counter.State(), actions: { _ in .increment },
+              recorded: counterHistory.journal)
+            url = format == "ndjson" ? files.ndjson : files.json
+            benchmark.startMeasurement()
+            entries = try timedImports(format, url, reducer: Counter(), samples: &swiftSamples)
           }
         } catch {
           fatalError("\(error)")
         }
-        swiftSamples.append(processCPUNanoseconds() - cpu)
+        benchmark.stopMeasurement()
+        precondition(entries == journalLength, "\(entries) entries")
+        let pythonSamples = (0..<importSamples).map { _ in
+          pythonCPUNanoseconds(reading: url, with: pythonReaders[format] ?? "")
+        }
+        let line =
+          "chronicle-import: \(benchmark.name) entries \(entries) bytes \(fileSize(url)) "
+          + "cpu \(swiftSamples.map(String.init).joined(separator: ",")) "
+          + "python \(pythonSamples.map(String.init).joined(separator: ","))"
+        // The harness silences output while a benchmark runs: the teardown prints it.
+        holdings.withLock { $0 = line }
+        try? FileManager.default.removeItem(at: exportFile("import.json"))
+        try? FileManager.default.removeItem(at: exportFile("import.ndjson"))
+      } teardown: {
+        printHoldings()
       }
-      benchmark.stopMeasurement()
-      precondition(entries == journalLength, "\(entries) entries")
-      let pythonSamples = (0..<importSamples).map { _ in
-        pythonCPUNanoseconds(reading: url, with: pythonReaders[format] ?? "")
-      }
-      let line =
-        "chronicle-import: \(benchmark.name) entries \(entries) bytes \(fileSize(url)) "
-        + "cpu \(swiftSamples.map(String.init).joined(separator: ",")) "
-        + "python \(pythonSamples.map(String.init).joined(separator: ","))"
-      // The harness silences output while a benchmark runs: the teardown prints it.
-      holdings.withLock { $0 = line }
-      try? FileManager.default.removeItem(at: exportFile("import.json"))
-      try? FileManager.default.removeItem(at: exportFile("import.ndjson"))
-    } teardown: {
-      printHoldings()
     }
   }
 }
