@@ -132,8 +132,22 @@ extension Journal where State: Decodable, Action: Decodable {
     _ key: String, into builder: inout JournalBuilder<State, Action>, parser: inout JSONParser
   ) throws(JournalImportError) -> Int {
     try step(&parser) { parser throws(JSONParser.Failure) in try parser.beginArray() }
+    let tape = JSONTape()
     var index = 0
     while try step(&parser, { parser throws(JSONParser.Failure) in try parser.nextElement(index: index) }) {
+      if key == "entries" {
+        // Read from tokens; anything the fast path does not take is read again as a tree, which
+        // reports the exact error.
+        let start = parser.position
+        if (try? tape.read(&parser)) != nil {
+          if try builder.addEntry(tape: tape, at: 0, path: FieldPath([.key(key), .index(index)])) {
+            parser.endMember()
+            index += 1
+            continue
+          }
+          parser.position = start
+        }
+      }
       let element = try step(&parser) { parser throws(JSONParser.Failure) in try parser.parseValue() }
       parser.endMember()
       let path = FieldPath([.key(key), .index(index)])

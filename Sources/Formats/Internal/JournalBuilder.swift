@@ -10,6 +10,7 @@ import Foundation
 struct JournalBuilder<State: Decodable & Sendable, Action: Decodable & Sendable> {
   private(set) var content: JournalContent<State, Action>
   private let decoder = TypedDecoder()
+  private let tapeDecoder = JSONTapeDecoder()
   private let limits: JournalImportLimits
   private let stateSize: (State) -> Int
   private var fileStateShape: String?
@@ -119,6 +120,51 @@ struct JournalBuilder<State: Decodable & Sendable, Action: Decodable & Sendable>
     }
     let reader = try FieldReader(value, path: path)
     let fields = try EntryFields(reader)
+    let decoder = decoder
+    try add(fields, path: path, checkpointRequired: checkpointRequired, branches: branches) {
+      () throws(JournalImportError) -> (Action, State?) in
+      guard try reader.bool("replayable") else {
+        throw .notReplayable(entry: ordinal, field: path.appending("action").description)
+      }
+      let action = try decoder.decode(
+        Action.self, from: reader.required("action"), path: path.appending("action"))
+      guard fields.checkpointIsResync != nil else { return (action, nil) }
+      let checkpoint = try reader.object("checkpoint")
+      let state = try decoder.decode(
+        State.self, from: checkpoint.required("state"), path: checkpoint.path.appending("state"))
+      return (action, state)
+    }
+  }
+
+  /// Adds the entry object at token `entry` of `tape` (see ``addEntry(_:path:checkpointRequired:branches:)``)
+  /// when every field is as the fast path reads it, and returns `true`. Otherwise it changes
+  /// nothing and returns `false`: the caller then adds the entry from its tree, which reports
+  /// the exact error, if any.
+  mutating func addEntry(
+    tape: JSONTape, at entry: Int, path: @autoclosure () -> FieldPath, checkpointRequired: Bool = false,
+    branches: Bool = false
+  ) throws(JournalImportError) -> Bool {
+    guard entryCount < limits.maxEntries, let read = EntryFields.read(tape, at: entry), read.replayable,
+      let action = try? tapeDecoder.decode(Action.self, from: tape, at: read.action)
+    else { return false }
+    var state: State?
+    if let token = read.state {
+      guard let decoded = try? tapeDecoder.decode(State.self, from: tape, at: token) else { return false }
+      state = decoded
+    }
+    try add(read.fields, path: path(), checkpointRequired: checkpointRequired, branches: branches) {
+      () throws(JournalImportError) -> (Action, State?) in (action, state)
+    }
+    return true
+  }
+
+  /// Adds an entry whose envelope is read: `values` decodes its action and its checkpoint's
+  /// state (when `fields` says it has one), after the entry's order is checked.
+  private mutating func add(
+    _ fields: EntryFields, path: @autoclosure () -> FieldPath, checkpointRequired: Bool, branches: Bool,
+    values: () throws(JournalImportError) -> (Action, State?)
+  ) throws(JournalImportError) {
+    let ordinal = entryCount
     let index = fields.index
     if branches, let nextIndex = order.nextIndex, index != nextIndex, fields.checkpointIsResync == true {
       if index >= content.entries.startIndex && index < nextIndex {
@@ -138,20 +184,15 @@ struct JournalBuilder<State: Decodable & Sendable, Action: Decodable & Sendable>
       }
       order.expect(index: index)
     }
-    try order.check(fields, ordinal: ordinal, path: path)
+    try order.check(fields, ordinal: ordinal, path: path())
     if order.nextIndex == nil { content.entries.reset(startingAt: index) }
-    guard try reader.bool("replayable") else {
-      throw .notReplayable(entry: ordinal, field: path.appending("action").description)
-    }
-    let action = try decoder.decode(
-      Action.self, from: reader.required("action"), path: path.appending("action"))
+    let (action, state) = try values()
 
-    if let resync = fields.checkpointIsResync {
-      let checkpoint = try reader.object("checkpoint")
-      let state = try decodeState(checkpoint.required("state"), path: checkpoint.path.appending("state"))
-      try addCheckpoint(state, index: index, kind: resync ? .resync : .interval, path: checkpoint.path)
+    if let resync = fields.checkpointIsResync, let state {
+      try addCheckpoint(
+        state, index: index, kind: resync ? .resync : .interval, path: path().appending("checkpoint"))
     } else if checkpointRequired && content.checkpoints.last == nil {
-      throw .missingField(entry: ordinal, field: path.appending("checkpoint").description)
+      throw .missingField(entry: ordinal, field: path().appending("checkpoint").description)
     }
     guard content.checkpoints.last != nil else {
       throw .missingField(entry: nil, field: "baseState")

@@ -42,10 +42,11 @@ struct JSONParser {
     var path: FieldPath
   }
 
-  private let bytes: UnsafeBufferPointer<UInt8>
-  private let limits: Limits
-  private var position = 0
-  private var depth = 0
+  let bytes: UnsafeBufferPointer<UInt8>
+  let limits: Limits
+  /// Where reading is: the tape reader (JSONTape.swift) moves it too.
+  var position = 0
+  var depth = 0
   private var path = FieldPath()
   /// The members and elements of the objects and arrays being read, innermost last: each
   /// container is copied out once, at its end, into an array of its exact size, rather than
@@ -117,7 +118,7 @@ struct JSONParser {
     Failure(problem: problem, offset: position, path: path)
   }
 
-  private mutating func skipWhitespace() {
+  mutating func skipWhitespace() {
     while position < bytes.count {
       switch bytes[position] {
       case 0x20, 0x0A, 0x0D, 0x09: position += 1
@@ -144,7 +145,7 @@ struct JSONParser {
     }
   }
 
-  private mutating func literal(_ text: StaticString) throws(Failure) {
+  mutating func literal(_ text: StaticString) throws(Failure) {
     let count = text.utf8CodeUnitCount
     for offset in 0..<count {
       guard position + offset < bytes.count else {
@@ -159,9 +160,9 @@ struct JSONParser {
     position += count
   }
 
-  private var maxDepth: Int { min(limits.maxDepth, Self.maxSupportedDepth) }
+  var maxDepth: Int { min(limits.maxDepth, Self.maxSupportedDepth) }
 
-  private mutating func enter() throws(Failure) {
+  mutating func enter() throws(Failure) {
     depth += 1
     if depth > maxDepth { throw failure(.tooDeep(limit: maxDepth)) }
   }
@@ -259,7 +260,7 @@ struct JSONParser {
 
   /// After a member or element: consumes the `,` before the next one (returns `false`), or
   /// `closing`, which ends the container (returns `true`, leaving its level).
-  private mutating func endOfMember(closing: UInt8) throws(Failure) -> Bool {
+  mutating func endOfMember(closing: UInt8) throws(Failure) -> Bool {
     skipWhitespace()
     guard position < bytes.count else { throw failure(.unexpectedEnd) }
     switch bytes[position] {
@@ -276,6 +277,14 @@ struct JSONParser {
   }
 
   private mutating func parseNumber() throws(Failure) -> String {
+    let start = position
+    try scanNumber()
+    // The bytes are ASCII digits and signs, so this decoding cannot fail.
+    return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+  }
+
+  /// Validates the number at `position` and moves past it.
+  mutating func scanNumber() throws(Failure) {
     let start = position
     if bytes[position] == UInt8(ascii: "-") { position += 1 }
     guard position < bytes.count else { throw failure(.unexpectedEnd) }
@@ -306,8 +315,6 @@ struct JSONParser {
       position = start
       throw failure(.numberTooLong(limit: limits.maxNumberLength))
     }
-    // The bytes are ASCII digits and signs, so this decoding cannot fail.
-    return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
   }
 
   private func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
@@ -316,10 +323,21 @@ struct JSONParser {
     limits.maxStringBytes > Int.max / 6 ? Int.max : limits.maxStringBytes * 6
   }
 
-  private mutating func parseString() throws(Failure) -> String {
+  mutating func parseString() throws(Failure) -> String {
+    let start = position
+    // Fast path: no escapes. Scan and validate, then decode once, straight from the input.
+    if try scanUnescapedString() {
+      return String(
+        decoding: UnsafeBufferPointer(rebasing: bytes[(start + 1)..<(position - 1)]), as: UTF8.self)
+    }
+    return try parseEscapedString(from: start)
+  }
+
+  /// Validates the string that opens at `position` up to its closing quote (returns `true`, past
+  /// the quote) or up to its first escape (returns `false`, at the backslash).
+  mutating func scanUnescapedString() throws(Failure) -> Bool {
     let start = position
     position += 1
-    // Fast path: no escapes. Scan and validate, then decode once, straight from the input.
     while position < bytes.count {
       let byte = bytes[position]
       if byte == UInt8(ascii: "\"") {
@@ -329,10 +347,9 @@ struct JSONParser {
           throw failure(.stringTooLong(limit: limits.maxStringBytes))
         }
         position += 1
-        return String(
-          decoding: UnsafeBufferPointer(rebasing: bytes[(start + 1)..<(position - 1)]), as: UTF8.self)
+        return true
       }
-      if byte == UInt8(ascii: "\\") { break }
+      if byte == UInt8(ascii: "\\") { return false }
       if byte < 0x20 {
         throw failure(.unexpectedByte(byte))
       } else if byte < 0x80 {
@@ -345,12 +362,12 @@ struct JSONParser {
         throw failure(.stringTooLong(limit: limits.maxStringBytes))
       }
     }
-    return try parseEscapedString(from: start)
+    throw failure(.unexpectedEnd)
   }
 
   /// The string that opens at `start`, read up to `position` already (valid, without escapes),
   /// then on through its escapes.
-  private mutating func parseEscapedString(from start: Int) throws(Failure) -> String {
+  mutating func parseEscapedString(from start: Int) throws(Failure) -> String {
     var output: [UInt8] = []
     var runStart = start + 1
     while true {

@@ -1,0 +1,258 @@
+/// One JSON value read into a flat list of tokens that point into the input bytes: the importers'
+/// fast path, which reads each entry without building a ``JSONValue`` tree.
+///
+/// A tree costs an allocation per object, array and string, and another to free each; a tape is
+/// one array, reused from entry to entry, and strings are made only for the fields read.
+/// An object's token is followed by its members' keys and values, an array's by its elements;
+/// each token knows where the value after it (and after everything inside it) starts.
+///
+/// The tape reader validates exactly what ``JSONParser/parseValue()`` validates (UTF-8, escapes,
+/// numbers, duplicate keys, depth and length limits), so a value it accepts is one the parser
+/// accepts too. It refuses, as a failure, the rare shapes it does not represent (keys with
+/// escapes or non-ASCII characters, values cut for their depth): the importers then read that
+/// value again with ``JSONParser/parseValue()``, which reports the exact error, or builds the
+/// tree the slow path reads.
+final class JSONTape {
+  enum Kind: UInt8 {
+    case null
+    case `false`
+    case `true`
+    case number
+    /// A string without escapes: its bytes are its text.
+    case string
+    /// A string with escapes: its bytes are the quoted JSON text, decoded when read.
+    case escapedString
+    case array
+    case object
+  }
+
+  struct Token {
+    var kind: Kind
+    /// The members of an object or the elements of an array.
+    var count: Int
+    /// The index of the token after this value and everything inside it.
+    var next: Int
+    /// The bytes of a number or string (see ``Kind``), in ``JSONTape/bytes``.
+    var start: Int
+    var end: Int
+  }
+
+  private(set) var tokens: [Token] = []
+  /// The input the tokens point into; valid while the value is being read.
+  private(set) var bytes = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+
+  /// Reads the value at `parser`'s position onto the tape, replacing what it held, and moves the
+  /// parser past it. After a failure, the parser's position and depth are where they were.
+  func read(_ parser: inout JSONParser) throws(JSONParser.Failure) {
+    let position = parser.position
+    let depth = parser.depth
+    tokens.removeAll(keepingCapacity: true)
+    bytes = parser.bytes
+    do throws(JSONParser.Failure) {
+      try parser.tapeValue(into: &tokens)
+      tokens.append(Token(kind: .null, count: 0, next: tokens.count + 1, start: 0, end: 0))
+    } catch {
+      parser.position = position
+      parser.depth = depth
+      throw error
+    }
+  }
+
+  subscript(index: Int) -> Token { tokens[index] }
+
+  /// A `null` after the value, not in it: what a decoder reads for a member that is absent.
+  var absent: Int { tokens.count - 1 }
+
+  /// The text of the string token at `index`.
+  func string(_ index: Int) -> String {
+    let token = tokens[index]
+    if token.kind == .string {
+      return String(decoding: UnsafeBufferPointer(rebasing: bytes[token.start..<token.end]), as: UTF8.self)
+    }
+    // Validated when read, so decoding it again cannot fail; the limits were checked then.
+    var parser = JSONParser(
+      bytes: bytes, limits: JSONParser.Limits(maxDepth: 1, maxStringBytes: .max, maxNumberLength: .max))
+    parser.position = token.start
+    return (try? parser.parseString()) ?? ""
+  }
+
+  /// The bytes of the number or unescaped string token at `index`.
+  func slice(_ index: Int) -> UnsafeBufferPointer<UInt8> {
+    let token = tokens[index]
+    return UnsafeBufferPointer(rebasing: bytes[token.start..<token.end])
+  }
+
+  /// The text of the number token at `index`.
+  func numberText(_ index: Int) -> String { String(decoding: slice(index), as: UTF8.self) }
+
+  /// Whether the string token at `index` is `text`, by its bytes (an escaped string never is:
+  /// the callers look up keys and names, which have no escapes).
+  func string(_ index: Int, is text: StaticString) -> Bool {
+    let token = tokens[index]
+    guard token.kind == .string, token.end - token.start == text.utf8CodeUnitCount else { return false }
+    return memcmp(bytes.baseAddress! + token.start, text.utf8Start, text.utf8CodeUnitCount) == 0
+  }
+
+  /// The value of the member of the object at `object` whose key is `key`, by a scan.
+  func member(_ object: Int, _ key: StaticString) -> Int? {
+    var index = object + 1
+    for _ in 0..<tokens[object].count {
+      if string(index, is: key) { return index + 1 }
+      index = tokens[index + 1].next
+    }
+    return nil
+  }
+}
+
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+extension JSONParser {
+  /// Reads one value onto `tokens` (see ``JSONTape``).
+  mutating func tapeValue(into tokens: inout [JSONTape.Token]) throws(Failure) {
+    guard position < bytes.count else { throw failure(.unexpectedEnd) }
+    let start = position
+    switch bytes[position] {
+    case UInt8(ascii: "{"):
+      // A value cut for its depth has no token: the tree parser reads it.
+      if limits.cutsTooDeep && depth >= maxDepth { throw failure(.tooDeep(limit: maxDepth)) }
+      try tapeObject(into: &tokens)
+    case UInt8(ascii: "["):
+      if limits.cutsTooDeep && depth >= maxDepth { throw failure(.tooDeep(limit: maxDepth)) }
+      try tapeArray(into: &tokens)
+    case UInt8(ascii: "\""):
+      if try scanUnescapedString() {
+        tokens.append(scalar(.string, start + 1, position - 1, tokens.count))
+      } else {
+        _ = try parseEscapedString(from: start)
+        tokens.append(scalar(.escapedString, start, position, tokens.count))
+      }
+    case UInt8(ascii: "t"):
+      try literal("true")
+      tokens.append(scalar(.true, start, position, tokens.count))
+    case UInt8(ascii: "f"):
+      try literal("false")
+      tokens.append(scalar(.false, start, position, tokens.count))
+    case UInt8(ascii: "n"):
+      try literal("null")
+      tokens.append(scalar(.null, start, position, tokens.count))
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+      try scanNumber()
+      tokens.append(scalar(.number, start, position, tokens.count))
+    default: throw failure(.unexpectedByte(bytes[position]))
+    }
+  }
+
+  private func scalar(_ kind: JSONTape.Kind, _ start: Int, _ end: Int, _ index: Int) -> JSONTape.Token {
+    JSONTape.Token(kind: kind, count: 0, next: index + 1, start: start, end: end)
+  }
+
+  private mutating func tapeObject(into tokens: inout [JSONTape.Token]) throws(Failure) {
+    try enter()
+    let object = tokens.count
+    tokens.append(JSONTape.Token(kind: .object, count: 0, next: 0, start: position, end: position))
+    position += 1
+    skipWhitespace()
+    if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
+      position += 1
+      depth -= 1
+      tokens[object].next = tokens.count
+      return
+    }
+    var count = 0
+    var keys = Set<String>()
+    while true {
+      skipWhitespace()
+      guard position < bytes.count else { throw failure(.unexpectedEnd) }
+      guard bytes[position] == UInt8(ascii: "\"") else { throw failure(.unexpectedByte(bytes[position])) }
+      let keyOffset = position
+      // Keys are compared byte by byte: one with an escape or a non-ASCII character (which
+      // `String` compares by canonical equivalence) is left to the tree parser.
+      guard try scanUnescapedString() else { throw failure(.invalidEscape) }
+      let keyStart = keyOffset + 1
+      let keyEnd = position - 1
+      for offset in keyStart..<keyEnd where bytes[offset] >= 0x80 { throw failure(.invalidUTF8) }
+      if try isDuplicate(keyStart, keyEnd, in: tokens, object: object, count: count, keys: &keys) {
+        throw Failure(
+          problem: .duplicateKey(
+            String(decoding: UnsafeBufferPointer(rebasing: bytes[keyStart..<keyEnd]), as: UTF8.self)),
+          offset: keyOffset, path: FieldPath())
+      }
+      tokens.append(scalar(.string, keyStart, keyEnd, tokens.count))
+      skipWhitespace()
+      guard position < bytes.count else { throw failure(.unexpectedEnd) }
+      guard bytes[position] == UInt8(ascii: ":") else { throw failure(.unexpectedByte(bytes[position])) }
+      position += 1
+      skipWhitespace()
+      try tapeValue(into: &tokens)
+      count += 1
+      if try endOfMember(closing: UInt8(ascii: "}")) {
+        tokens[object].count = count
+        tokens[object].next = tokens.count
+        return
+      }
+    }
+  }
+
+  /// Whether the key at `start..<end` is one of the `count` keys before it in the object; as in
+  /// ``parseValue()``, small objects are scanned and larger ones hashed.
+  private func isDuplicate(
+    _ start: Int, _ end: Int, in tokens: [JSONTape.Token], object: Int, count: Int, keys: inout Set<String>
+  ) throws(Failure) -> Bool {
+    let length = end - start
+    if count < 16 {
+      var index = object + 1
+      for _ in 0..<count {
+        let key = tokens[index]
+        if key.end - key.start == length,
+          memcmp(bytes.baseAddress! + key.start, bytes.baseAddress! + start, length) == 0
+        {
+          return true
+        }
+        index = tokens[index + 1].next
+      }
+      return false
+    }
+    if keys.isEmpty {
+      var index = object + 1
+      for _ in 0..<count {
+        let key = tokens[index]
+        keys.insert(
+          String(decoding: UnsafeBufferPointer(rebasing: bytes[key.start..<key.end]), as: UTF8.self))
+        index = tokens[index + 1].next
+      }
+    }
+    return !keys.insert(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self))
+      .inserted
+  }
+
+  private mutating func tapeArray(into tokens: inout [JSONTape.Token]) throws(Failure) {
+    try enter()
+    let array = tokens.count
+    tokens.append(JSONTape.Token(kind: .array, count: 0, next: 0, start: position, end: position))
+    position += 1
+    skipWhitespace()
+    if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
+      position += 1
+      depth -= 1
+      tokens[array].next = tokens.count
+      return
+    }
+    var count = 0
+    while true {
+      skipWhitespace()
+      try tapeValue(into: &tokens)
+      count += 1
+      if try endOfMember(closing: UInt8(ascii: "]")) {
+        tokens[array].count = count
+        tokens[array].next = tokens.count
+        return
+      }
+    }
+  }
+}
