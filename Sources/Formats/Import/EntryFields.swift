@@ -253,7 +253,7 @@ extension EntryFields {
   /// anything is missing or not as ``init(_:)`` accepts it, for the caller to read the entry
   /// through ``init(_:)``, which reports the error. What it accepts, it reads as ``init(_:)``
   /// does.
-  static func read(_ tape: JSONTape, at entry: Int) -> TapeRead? {
+  static func read(_ tape: JSONTapeView, at entry: Int) -> TapeRead? {
     guard tape[entry].kind == .object else { return nil }
     var index: Int?
     var sequence: UInt64?
@@ -269,37 +269,40 @@ extension EntryFields {
     var key = entry + 1
     for _ in 0..<tape[entry].count {
       let value = key + 1
-      if tape.string(key, is: "index") {
-        index = integer(tape, value, in: JournalNumberRange.indices)
-        if index == nil { return nil }
-      } else if tape.string(key, is: "seq") {
+      // Keys of different lengths are told apart without comparing their text.
+      switch tape[key].end - tape[key].start {
+      case 3 where tape.string(key, is: "seq"):
         sequence = integer(tape, value, in: JournalNumberRange.sequences)
         if sequence == nil { return nil }
-      } else if tape.string(key, is: "time") {
+      case 4 where tape.string(key, is: "time"):
         time = integer(tape, value, in: JournalNumberRange.times)
         if time == nil { return nil }
-      } else if tape.string(key, is: "wallTime") {
-        wallTime = integer(tape, value, in: JournalNumberRange.times)
-        if wallTime == nil { return nil }
-      } else if tape.string(key, is: "context") {
+      case 5 where tape.string(key, is: "index"):
+        index = integer(tape, value, in: JournalNumberRange.indices)
+        if index == nil { return nil }
+      case 5 where tape.string(key, is: "cause"):
+        cause = value
+      case 6 where tape.string(key, is: "action"):
+        action = value
+      case 7 where tape.string(key, is: "context"):
         guard let text = string(tape, value) else { return nil }
         context = text
-      } else if tape.string(key, is: "cause") {
-        cause = value
-      } else if tape.string(key, is: "outcome") {
+      case 7 where tape.string(key, is: "outcome"):
         outcome = value
-      } else if tape.string(key, is: "durations") {
+      case 8 where tape.string(key, is: "wallTime"):
+        wallTime = integer(tape, value, in: JournalNumberRange.times)
+        if wallTime == nil { return nil }
+      case 9 where tape.string(key, is: "durations"):
         durations = value
-      } else if tape.string(key, is: "checkpoint") {
+      case 10 where tape.string(key, is: "checkpoint"):
         checkpoint = value
-      } else if tape.string(key, is: "replayable") {
+      case 10 where tape.string(key, is: "replayable"):
         switch tape[value].kind {
         case .true: replayable = true
         case .false: replayable = false
         default: return nil
         }
-      } else if tape.string(key, is: "action") {
-        action = value
+      default: break
       }
       key = tape[value].next
     }
@@ -367,7 +370,7 @@ extension EntryFields {
   }
 
   /// A cause object, as ``cause(_:sequence:)`` reads it; `nil` for anything it refuses.
-  private static func tapeCause(_ tape: JSONTape, _ object: Int, sequence: UInt64) -> Cause? {
+  private static func tapeCause(_ tape: JSONTapeView, _ object: Int, sequence: UInt64) -> Cause? {
     guard tape[object].kind == .object, let kindToken = tape.member(object, "kind"),
       let kind = string(tape, kindToken)
     else { return nil }
@@ -394,7 +397,7 @@ extension EntryFields {
   /// The integer token at `index` when it is written without fraction or exponent and lies in
   /// `range`.
   private static func integer<Integer: FixedWidthInteger>(
-    _ tape: JSONTape, _ index: Int, in range: ClosedRange<Integer>
+    _ tape: JSONTapeView, _ index: Int, in range: ClosedRange<Integer>
   ) -> Integer? {
     guard tape[index].kind == .number,
       case .value(let value) = FieldReader.wholeNumber(tape.slice(index), as: Integer.self),
@@ -403,7 +406,7 @@ extension EntryFields {
     return value
   }
 
-  private static func string(_ tape: JSONTape, _ index: Int) -> String? {
+  private static func string(_ tape: JSONTapeView, _ index: Int) -> String? {
     switch tape[index].kind {
     case .string, .escapedString: tape.string(index)
     default: nil

@@ -140,7 +140,7 @@ extension Journal where State: Decodable, Action: Decodable {
         // reports the exact error.
         let start = parser.position
         if (try? tape.read(&parser)) != nil {
-          if try builder.addEntry(tape: tape, at: 0, path: FieldPath([.key(key), .index(index)])) {
+          if try builder.addEntry(tape: tape.view, at: 0, path: FieldPath([.key(key), .index(index)])) {
             parser.endMember()
             index += 1
             continue

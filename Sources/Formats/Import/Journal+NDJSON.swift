@@ -127,12 +127,12 @@ struct NDJSONLoader<State: Decodable & Sendable, Action: Decodable & Sendable> {
   ) throws(JournalImportError) -> Bool {
     var parser = JSONParser(bytes: line, limits: limits.parser)
     parser.skipWhitespace()
-    guard (try? tape.read(&parser)) != nil, (try? parser.finish()) != nil, tape[0].kind == .object,
-      tape[0].count == 1, tape.string(1, is: "entry")
-    else { return false }
+    guard (try? tape.read(&parser)) != nil, (try? parser.finish()) != nil else { return false }
+    let view = tape.view
+    guard view[0].kind == .object, view[0].count == 1, view.string(1, is: "entry") else { return false }
     let ordinal = builder.entryCount
     return try builder.addEntry(
-      tape: tape, at: 2, path: FieldPath([.key("entries"), .index(ordinal)]), checkpointRequired: true,
+      tape: view, at: 2, path: FieldPath([.key("entries"), .index(ordinal)]), checkpointRequired: true,
       branches: true)
   }
 

@@ -11,6 +11,9 @@ struct JournalBuilder<State: Decodable & Sendable, Action: Decodable & Sendable>
   private(set) var content: JournalContent<State, Action>
   private let decoder = TypedDecoder()
   private let tapeDecoder = JSONTapeDecoder()
+  /// The texts of the actions decoded last, and the actions (see ``decodeAction(_:at:)``).
+  private var actionTexts: [[UInt8]] = []
+  private var decodedActions: [Action] = []
   private let limits: JournalImportLimits
   private let stateSize: (State) -> Int
   private var fileStateShape: String?
@@ -120,20 +123,18 @@ struct JournalBuilder<State: Decodable & Sendable, Action: Decodable & Sendable>
     }
     let reader = try FieldReader(value, path: path)
     let fields = try EntryFields(reader)
-    let decoder = decoder
-    try add(fields, path: path, checkpointRequired: checkpointRequired, branches: branches) {
-      () throws(JournalImportError) -> (Action, State?) in
-      guard try reader.bool("replayable") else {
-        throw .notReplayable(entry: ordinal, field: path.appending("action").description)
-      }
-      let action = try decoder.decode(
-        Action.self, from: reader.required("action"), path: path.appending("action"))
-      guard fields.checkpointIsResync != nil else { return (action, nil) }
-      let checkpoint = try reader.object("checkpoint")
-      let state = try decoder.decode(
-        State.self, from: checkpoint.required("state"), path: checkpoint.path.appending("state"))
-      return (action, state)
+    try prepare(fields, path: path, branches: branches)
+    guard try reader.bool("replayable") else {
+      throw .notReplayable(entry: ordinal, field: path.appending("action").description)
     }
+    let action = try decoder.decode(
+      Action.self, from: reader.required("action"), path: path.appending("action"))
+    var state: State?
+    if fields.checkpointIsResync != nil {
+      let checkpoint = try reader.object("checkpoint")
+      state = try decodeState(checkpoint.required("state"), path: checkpoint.path.appending("state"))
+    }
+    try finish(fields, action: action, state: state, path: path, checkpointRequired: checkpointRequired)
   }
 
   /// Adds the entry object at token `entry` of `tape` (see ``addEntry(_:path:checkpointRequired:branches:)``)
@@ -141,28 +142,53 @@ struct JournalBuilder<State: Decodable & Sendable, Action: Decodable & Sendable>
   /// nothing and returns `false`: the caller then adds the entry from its tree, which reports
   /// the exact error, if any.
   mutating func addEntry(
-    tape: JSONTape, at entry: Int, path: @autoclosure () -> FieldPath, checkpointRequired: Bool = false,
+    tape: JSONTapeView, at entry: Int, path: @autoclosure () -> FieldPath, checkpointRequired: Bool = false,
     branches: Bool = false
   ) throws(JournalImportError) -> Bool {
     guard entryCount < limits.maxEntries, let read = EntryFields.read(tape, at: entry), read.replayable,
-      let action = try? tapeDecoder.decode(Action.self, from: tape, at: read.action)
+      let action = decodeAction(tape, at: read.action)
     else { return false }
     var state: State?
     if let token = read.state {
       guard let decoded = try? tapeDecoder.decode(State.self, from: tape, at: token) else { return false }
       state = decoded
     }
-    try add(read.fields, path: path(), checkpointRequired: checkpointRequired, branches: branches) {
-      () throws(JournalImportError) -> (Action, State?) in (action, state)
-    }
+    try prepare(read.fields, path: path(), branches: branches)
+    try finish(
+      read.fields, action: action, state: state, path: path(), checkpointRequired: checkpointRequired)
     return true
   }
 
-  /// Adds an entry whose envelope is read: `values` decodes its action and its checkpoint's
-  /// state (when `fields` says it has one), after the entry's order is checked.
-  private mutating func add(
-    _ fields: EntryFields, path: @autoclosure () -> FieldPath, checkpointRequired: Bool, branches: Bool,
-    values: () throws(JournalImportError) -> (Action, State?)
+  /// The action at token `index`, `nil` when it does not decode. An action type without
+  /// references (`_isPOD`: payload-free enums, structs of numbers) is decoded once per distinct
+  /// text: a copy of such a value is the value, and a journal repeats a few actions a million
+  /// times, each of which would otherwise cost a decoder and its containers.
+  private mutating func decodeAction(_ tape: JSONTapeView, at index: Int) -> Action? {
+    guard Self.actionsAreValues else { return try? tapeDecoder.decode(Action.self, from: tape, at: index) }
+    let text = tape.slice(index)
+    var slot = 0
+    for cached in actionTexts {
+      if cached.count == text.count,
+        cached.withUnsafeBufferPointer({ memcmp($0.baseAddress!, text.baseAddress!, text.count) == 0 })
+      {
+        return decodedActions[slot]
+      }
+      slot += 1
+    }
+    guard let action = try? tapeDecoder.decode(Action.self, from: tape, at: index) else { return nil }
+    if actionTexts.count < 16 && text.count <= 256 {
+      actionTexts.append(Array(text))
+      decodedActions.append(action)
+    }
+    return action
+  }
+
+  private static var actionsAreValues: Bool { _isPOD(Action.self) }
+
+  /// Checks the order of an entry whose envelope is read, after moving to its branch (see
+  /// ``addEntry(_:path:checkpointRequired:branches:)``): what comes before decoding its action.
+  private mutating func prepare(
+    _ fields: EntryFields, path: @autoclosure () -> FieldPath, branches: Bool
   ) throws(JournalImportError) {
     let ordinal = entryCount
     let index = fields.index
@@ -186,7 +212,15 @@ struct JournalBuilder<State: Decodable & Sendable, Action: Decodable & Sendable>
     }
     try order.check(fields, ordinal: ordinal, path: path())
     if order.nextIndex == nil { content.entries.reset(startingAt: index) }
-    let (action, state) = try values()
+  }
+
+  /// Adds an entry whose envelope, action and checkpoint state (when it has one) are read.
+  private mutating func finish(
+    _ fields: EntryFields, action: Action, state: State?, path: @autoclosure () -> FieldPath,
+    checkpointRequired: Bool
+  ) throws(JournalImportError) {
+    let ordinal = entryCount
+    let index = fields.index
 
     if let resync = fields.checkpointIsResync, let state {
       try addCheckpoint(

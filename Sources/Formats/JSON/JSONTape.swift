@@ -32,21 +32,53 @@ final class JSONTape {
     var count: Int
     /// The index of the token after this value and everything inside it.
     var next: Int
-    /// The bytes of a number or string (see ``Kind``), in ``JSONTape/bytes``.
+    /// The value's bytes in ``JSONTape/bytes``: for a string without escapes, its text without
+    /// the quotes; for anything else, the whole JSON text of the value.
     var start: Int
     var end: Int
   }
 
-  private(set) var tokens: [Token] = []
-  /// The input the tokens point into; valid while the value is being read.
-  private(set) var bytes = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+  /// Token storage that the tape owns, read through a pointer: the readers of a tape index
+  /// its tokens a few dozen times per entry, and each read of a class's array property would
+  /// pay a dynamic exclusivity check.
+  struct Tokens {
+    fileprivate var base: UnsafeMutablePointer<Token>
+    fileprivate var capacity: Int
+    var count = 0
+
+    // Inlined: the tape reader appends a token per value.
+    @inline(__always)
+    mutating func append(_ token: Token) {
+      if count == capacity {
+        let grown = UnsafeMutablePointer<Token>.allocate(capacity: capacity * 2)
+        grown.moveInitialize(from: base, count: count)
+        base.deallocate()
+        base = grown
+        capacity *= 2
+      }
+      (base + count).initialize(to: token)
+      count += 1
+    }
+
+    subscript(index: Int) -> Token {
+      @inline(__always) get { base[index] }
+      nonmutating set { base[index] = newValue }
+    }
+  }
+
+  private var tokens = Tokens(base: .allocate(capacity: 64), capacity: 64)
+  private var bytes = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+
+  deinit { tokens.base.deallocate() }
 
   /// Reads the value at `parser`'s position onto the tape, replacing what it held, and moves the
   /// parser past it. After a failure, the parser's position and depth are where they were.
   func read(_ parser: inout JSONParser) throws(JSONParser.Failure) {
     let position = parser.position
     let depth = parser.depth
-    tokens.removeAll(keepingCapacity: true)
+    var tokens = self.tokens
+    tokens.count = 0
+    defer { self.tokens = tokens }
     bytes = parser.bytes
     do throws(JSONParser.Failure) {
       try parser.tapeValue(into: &tokens)
@@ -58,7 +90,18 @@ final class JSONTape {
     }
   }
 
-  subscript(index: Int) -> Token { tokens[index] }
+  /// The tokens read last, valid until the next ``read(_:)`` and while the input is.
+  var view: JSONTapeView {
+    JSONTapeView(tokens: UnsafeBufferPointer(start: tokens.base, count: tokens.count), bytes: bytes)
+  }
+}
+
+/// The tokens of a ``JSONTape`` and the bytes they point into, for reading.
+struct JSONTapeView {
+  let tokens: UnsafeBufferPointer<JSONTape.Token>
+  let bytes: UnsafeBufferPointer<UInt8>
+
+  subscript(index: Int) -> JSONTape.Token { tokens[index] }
 
   /// A `null` after the value, not in it: what a decoder reads for a member that is absent.
   var absent: Int { tokens.count - 1 }
@@ -76,7 +119,7 @@ final class JSONTape {
     return (try? parser.parseString()) ?? ""
   }
 
-  /// The bytes of the number or unescaped string token at `index`.
+  /// The bytes of the token at `index` (see ``JSONTape/Token/start``).
   func slice(_ index: Int) -> UnsafeBufferPointer<UInt8> {
     let token = tokens[index]
     return UnsafeBufferPointer(rebasing: bytes[token.start..<token.end])
@@ -89,8 +132,16 @@ final class JSONTape {
   /// the callers look up keys and names, which have no escapes).
   func string(_ index: Int, is text: StaticString) -> Bool {
     let token = tokens[index]
-    guard token.kind == .string, token.end - token.start == text.utf8CodeUnitCount else { return false }
-    return memcmp(bytes.baseAddress! + token.start, text.utf8Start, text.utf8CodeUnitCount) == 0
+    let length = text.utf8CodeUnitCount
+    guard token.kind == .string, token.end - token.start == length else { return false }
+    return equal(token.start, text.utf8Start, length)
+  }
+
+  /// Whether the `length` bytes at `offset` are those at `other`; a loop, for keys are short.
+  func equal(_ offset: Int, _ other: UnsafePointer<UInt8>, _ length: Int) -> Bool {
+    let base = bytes.baseAddress! + offset
+    for index in 0..<length where base[index] != other[index] { return false }
+    return true
   }
 
   /// The value of the member of the object at `object` whose key is `key`, by a scan.
@@ -114,7 +165,7 @@ final class JSONTape {
 
 extension JSONParser {
   /// Reads one value onto `tokens` (see ``JSONTape``).
-  mutating func tapeValue(into tokens: inout [JSONTape.Token]) throws(Failure) {
+  mutating func tapeValue(into tokens: inout JSONTape.Tokens) throws(Failure) {
     guard position < bytes.count else { throw failure(.unexpectedEnd) }
     let start = position
     switch bytes[position] {
@@ -152,7 +203,7 @@ extension JSONParser {
     JSONTape.Token(kind: kind, count: 0, next: index + 1, start: start, end: end)
   }
 
-  private mutating func tapeObject(into tokens: inout [JSONTape.Token]) throws(Failure) {
+  private mutating func tapeObject(into tokens: inout JSONTape.Tokens) throws(Failure) {
     try enter()
     let object = tokens.count
     tokens.append(JSONTape.Token(kind: .object, count: 0, next: 0, start: position, end: position))
@@ -162,6 +213,7 @@ extension JSONParser {
       position += 1
       depth -= 1
       tokens[object].next = tokens.count
+      tokens[object].end = position
       return
     }
     var count = 0
@@ -194,6 +246,7 @@ extension JSONParser {
       if try endOfMember(closing: UInt8(ascii: "}")) {
         tokens[object].count = count
         tokens[object].next = tokens.count
+        tokens[object].end = position
         return
       }
     }
@@ -202,7 +255,7 @@ extension JSONParser {
   /// Whether the key at `start..<end` is one of the `count` keys before it in the object; as in
   /// ``parseValue()``, small objects are scanned and larger ones hashed.
   private func isDuplicate(
-    _ start: Int, _ end: Int, in tokens: [JSONTape.Token], object: Int, count: Int, keys: inout Set<String>
+    _ start: Int, _ end: Int, in tokens: JSONTape.Tokens, object: Int, count: Int, keys: inout Set<String>
   ) throws(Failure) -> Bool {
     let length = end - start
     if count < 16 {
@@ -231,7 +284,7 @@ extension JSONParser {
       .inserted
   }
 
-  private mutating func tapeArray(into tokens: inout [JSONTape.Token]) throws(Failure) {
+  private mutating func tapeArray(into tokens: inout JSONTape.Tokens) throws(Failure) {
     try enter()
     let array = tokens.count
     tokens.append(JSONTape.Token(kind: .array, count: 0, next: 0, start: position, end: position))
@@ -241,6 +294,7 @@ extension JSONParser {
       position += 1
       depth -= 1
       tokens[array].next = tokens.count
+      tokens[array].end = position
       return
     }
     var count = 0
@@ -251,6 +305,7 @@ extension JSONParser {
       if try endOfMember(closing: UInt8(ascii: "]")) {
         tokens[array].count = count
         tokens[array].next = tokens.count
+        tokens[array].end = position
         return
       }
     }

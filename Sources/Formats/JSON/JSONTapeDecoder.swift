@@ -8,7 +8,9 @@ import Foundation
 /// dictionary, no string per key except for `allKeys`.
 struct JSONTapeDecoder {
   /// The value of type `type` that the value at token `index` of `tape` holds.
-  func decode<Value: Decodable>(_ type: Value.Type, from tape: JSONTape, at index: Int = 0) throws -> Value {
+  func decode<Value: Decodable>(
+    _ type: Value.Type, from tape: JSONTapeView, at index: Int = 0
+  ) throws -> Value {
     try TapeDecoder(tape, index, key: nil, parent: nil).decodeValue(Value.self)
   }
 }
@@ -26,12 +28,12 @@ private struct TapeIndexKey: CodingKey {
 
 /// The decoder of one value, and the node of the coding path (built only when asked for).
 private final class TapeDecoder: Decoder, SingleValueDecodingContainer {
-  let tape: JSONTape
+  let tape: JSONTapeView
   let index: Int
   let key: (any CodingKey)?
   let parent: TapeDecoder?
 
-  init(_ tape: JSONTape, _ index: Int, key: (any CodingKey)?, parent: TapeDecoder?) {
+  init(_ tape: JSONTapeView, _ index: Int, key: (any CodingKey)?, parent: TapeDecoder?) {
     self.tape = tape
     self.index = index
     self.key = key
@@ -114,7 +116,7 @@ private final class TapeDecoder: Decoder, SingleValueDecodingContainer {
 
 /// The conversions from JSON scalars, as ``JSONValueDecoder`` makes them.
 private enum TapeScalar {
-  static func bool(_ tape: JSONTape, _ index: Int, path: some TapeCodingPathSource) throws -> Bool {
+  static func bool(_ tape: JSONTapeView, _ index: Int, path: some TapeCodingPathSource) throws -> Bool {
     switch tape[index].kind {
     case .true: return true
     case .false: return false
@@ -122,7 +124,7 @@ private enum TapeScalar {
     }
   }
 
-  static func string(_ tape: JSONTape, _ index: Int, path: some TapeCodingPathSource) throws -> String {
+  static func string(_ tape: JSONTapeView, _ index: Int, path: some TapeCodingPathSource) throws -> String {
     switch tape[index].kind {
     case .string, .escapedString: return tape.string(index)
     default: throw mismatch(String.self, tape, index, path)
@@ -130,7 +132,7 @@ private enum TapeScalar {
   }
 
   static func integer<Integer: FixedWidthInteger>(
-    _ tape: JSONTape, _ index: Int, path: some TapeCodingPathSource
+    _ tape: JSONTapeView, _ index: Int, path: some TapeCodingPathSource
   ) throws -> Integer {
     guard tape[index].kind == .number else { throw mismatch(Integer.self, tape, index, path) }
     switch FieldReader.wholeNumber(tape.slice(index), as: Integer.self) {
@@ -149,7 +151,7 @@ private enum TapeScalar {
   }
 
   static func floating<Floating: BinaryFloatingPoint>(
-    _ tape: JSONTape, _ index: Int, path: some TapeCodingPathSource
+    _ tape: JSONTapeView, _ index: Int, path: some TapeCodingPathSource
   ) throws -> Floating {
     guard tape[index].kind == .number else { throw mismatch(Floating.self, tape, index, path) }
     let text = tape.numberText(index)
@@ -164,7 +166,7 @@ private enum TapeScalar {
 
   /// The scalars and the types `JSONDecoder` special-cases by default; `nil` for any other type.
   static func special<T>(
-    _ type: T.Type, _ tape: JSONTape, _ index: Int, path: some TapeCodingPathSource
+    _ type: T.Type, _ tape: JSONTapeView, _ index: Int, path: some TapeCodingPathSource
   ) throws -> T? {
     func `is`<U>(_ other: U.Type) -> Bool { T.self == U.self }
     func cast<U>(_ result: U) -> T { unsafeBitCast(result, to: T.self) }
@@ -206,7 +208,7 @@ private enum TapeScalar {
   }
 
   static func mismatch(
-    _ type: Any.Type, _ tape: JSONTape, _ index: Int, _ path: some TapeCodingPathSource
+    _ type: Any.Type, _ tape: JSONTapeView, _ index: Int, _ path: some TapeCodingPathSource
   ) -> DecodingError {
     if tape[index].kind == .null {
       return DecodingError.valueNotFound(
@@ -219,7 +221,7 @@ private enum TapeScalar {
   }
 
   static func typeMismatch(
-    _ type: Any.Type, _ tape: JSONTape, _ index: Int, path: [any CodingKey]
+    _ type: Any.Type, _ tape: JSONTapeView, _ index: Int, path: [any CodingKey]
   ) -> DecodingError {
     let found =
       switch tape[index].kind {
@@ -284,7 +286,7 @@ private struct KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
       for _ in 0..<count {
         let token = tape[index]
         if token.end - token.start == name.count,
-          name.isEmpty || memcmp(tape.bytes.baseAddress! + token.start, name.baseAddress!, name.count) == 0
+          name.isEmpty || tape.equal(token.start, name.baseAddress!, name.count)
         {
           return index + 1
         }
@@ -427,7 +429,7 @@ private struct UnkeyedTapeContainer: UnkeyedDecodingContainer {
     return isNull
   }
 
-  private mutating func scalar<T>(_ read: (JSONTape, Int, TapeChildPath) throws -> T) throws -> T {
+  private mutating func scalar<T>(_ read: (JSONTapeView, Int, TapeChildPath) throws -> T) throws -> T {
     let result = try read(decoder.tape, next(T.self), path)
     advance()
     return result
