@@ -168,9 +168,7 @@ struct JournalBuilder<State: Decodable & Sendable, Action: Decodable & Sendable>
     let text = tape.slice(index)
     var slot = 0
     for cached in actionTexts {
-      if cached.count == text.count,
-        cached.withUnsafeBufferPointer({ memcmp($0.baseAddress!, text.baseAddress!, text.count) == 0 })
-      {
+      if cached.count == text.count, cached.elementsEqual(text) {
         return decodedActions[slot]
       }
       slot += 1

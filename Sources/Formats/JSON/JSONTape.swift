@@ -134,13 +134,12 @@ struct JSONTapeView {
     let token = tokens[index]
     let length = text.utf8CodeUnitCount
     guard token.kind == .string, token.end - token.start == length else { return false }
-    return equal(token.start, text.utf8Start, length)
+    return equal(token.start, UnsafeBufferPointer(start: text.utf8Start, count: length))
   }
 
-  /// Whether the `length` bytes at `offset` are those at `other`; a loop, for keys are short.
-  func equal(_ offset: Int, _ other: UnsafePointer<UInt8>, _ length: Int) -> Bool {
-    let base = bytes.baseAddress! + offset
-    for index in 0..<length where base[index] != other[index] { return false }
+  /// Whether the bytes at `offset` are `other`; a loop, for keys are short.
+  func equal(_ offset: Int, _ other: UnsafeBufferPointer<UInt8>) -> Bool {
+    for index in 0..<other.count where bytes[offset + index] != other[index] { return false }
     return true
   }
 
@@ -154,14 +153,6 @@ struct JSONTapeView {
     return nil
   }
 }
-
-#if canImport(Darwin)
-  import Darwin
-#elseif canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
 
 extension JSONParser {
   /// Reads one value onto `tokens` (see ``JSONTape``).
@@ -263,7 +254,7 @@ extension JSONParser {
       for _ in 0..<count {
         let key = tokens[index]
         if key.end - key.start == length,
-          memcmp(bytes.baseAddress! + key.start, bytes.baseAddress! + start, length) == 0
+          bytes[key.start..<key.end].elementsEqual(bytes[start..<end])
         {
           return true
         }

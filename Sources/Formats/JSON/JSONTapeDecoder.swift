@@ -286,7 +286,7 @@ private struct KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
       for _ in 0..<count {
         let token = tape[index]
         if token.end - token.start == name.count,
-          name.isEmpty || tape.equal(token.start, name.baseAddress!, name.count)
+          tape.equal(token.start, name)
         {
           return index + 1
         }
