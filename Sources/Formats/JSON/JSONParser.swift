@@ -118,6 +118,8 @@ struct JSONParser {
     Failure(problem: problem, offset: position, path: path)
   }
 
+  // Inlined: called between every two tokens, and there is rarely whitespace to skip.
+  @inline(__always)
   mutating func skipWhitespace() {
     while position < bytes.count {
       switch bytes[position] {
@@ -337,31 +339,40 @@ struct JSONParser {
   /// the quote) or up to its first escape (returns `false`, at the backslash).
   mutating func scanUnescapedString() throws(Failure) -> Bool {
     let start = position
-    position += 1
-    while position < bytes.count {
-      let byte = bytes[position]
+    let limit = rawStringLimit
+    // A local index, stored back before returning or throwing: the loop runs once per byte of
+    // every string.
+    var index = start + 1
+    while index < bytes.count {
+      let byte = bytes[index]
       if byte == UInt8(ascii: "\"") {
-        let length = position - start - 1
-        if length > limits.maxStringBytes {
+        if index - start - 1 > limits.maxStringBytes {
           position = start
           throw failure(.stringTooLong(limit: limits.maxStringBytes))
         }
-        position += 1
+        position = index + 1
         return true
       }
-      if byte == UInt8(ascii: "\\") { return false }
+      if byte == UInt8(ascii: "\\") {
+        position = index
+        return false
+      }
       if byte < 0x20 {
+        position = index
         throw failure(.unexpectedByte(byte))
       } else if byte < 0x80 {
-        position += 1
+        index += 1
       } else {
+        position = index
         try skipUTF8Scalar()
+        index = position
       }
-      if position - start - 1 > rawStringLimit {
+      if index - start - 1 > limit {
         position = start
         throw failure(.stringTooLong(limit: limits.maxStringBytes))
       }
     }
+    position = index
     throw failure(.unexpectedEnd)
   }
 
