@@ -42,7 +42,8 @@ struct JSONParser {
     var path: FieldPath
   }
 
-  let bytes: UnsafeBufferPointer<UInt8>
+  /// The input; a document read in blocks moves it (see ``rebase(onto:dropped:)``).
+  private(set) var bytes: UnsafeBufferPointer<UInt8>
   let limits: Limits
   /// Where reading is: the tape reader (JSONTape.swift) moves it too.
   var position = 0
@@ -578,6 +579,13 @@ struct JSONParser {
     }
     path.components.append(.index(index))
     return true
+  }
+
+  /// Moves the parser onto `bytes`: the same document, without the `dropped` bytes that came
+  /// before the old input's, and with more after them.
+  mutating func rebase(onto bytes: UnsafeBufferPointer<UInt8>, dropped: Int) {
+    self.bytes = bytes
+    position -= dropped
   }
 
   /// Checks that only whitespace follows.
