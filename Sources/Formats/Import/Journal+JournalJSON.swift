@@ -77,9 +77,7 @@ extension Journal where State: Decodable, Action: Decodable {
     var heldLists: [(key: String, elements: [JSONValue])] = []
     var entryCount = 0
     var first = true
-    while let key = try reader.step({ parser throws(JSONParser.Failure) in try parser.nextMember(first: first)
-      })
-    {
+    while let key = try nextMember(&reader, first: first) {
       first = false
       guard seen.insert(key).inserted else {
         throw .duplicateKey(entry: nil, field: "(document)", key: key)
@@ -117,6 +115,13 @@ extension Journal where State: Decodable, Action: Decodable {
     guard seen.contains("effects") else { throw .missingField(entry: nil, field: "effects") }
     try checkEntryCount(header, read: entryCount)
     return finished.content
+  }
+
+  /// The key of the document's next member, `nil` at its end.
+  private static func nextMember(
+    _ reader: inout WindowedParser, first: Bool
+  ) throws(JournalImportError) -> String? {
+    try reader.step { parser throws(JSONParser.Failure) in try parser.nextMember(first: first) }
   }
 
   /// Reads the array of `key` (`entries` or `effects`) element by element into `builder`;
