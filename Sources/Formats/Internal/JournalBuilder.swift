@@ -19,6 +19,11 @@ struct JournalBuilder<State: Decodable & Sendable, Action: Decodable & Sendable>
   private var fileStateShape: String?
   private var order = EntryOrder()
   private(set) var entryCount = 0
+  /// Whether `content.checkpoints` holds one: asked for every entry, which the generic
+  /// checkpoint list answers at the cost of a few type metadata look-ups.
+  private var hasCheckpoint = false
+  /// Whether `Action` holds no references (see ``decodeAction(_:at:)``).
+  private let actionsAreValues = _isPOD(Action.self)
   private(set) var eventCount = 0
 
   init(
@@ -102,6 +107,7 @@ struct JournalBuilder<State: Decodable & Sendable, Action: Decodable & Sendable>
     }
     content.checkpoints.append(
       JournalCheckpoint(index: index, kind: kind, state: state), size: stateSize(state))
+    hasCheckpoint = true
   }
 
   // MARK: Entries
@@ -129,12 +135,12 @@ struct JournalBuilder<State: Decodable & Sendable, Action: Decodable & Sendable>
     }
     let action = try decoder.decode(
       Action.self, from: reader.required("action"), path: path.appending("action"))
-    var state: State?
-    if fields.checkpointIsResync != nil {
+    if let resync = fields.checkpointIsResync {
       let checkpoint = try reader.object("checkpoint")
-      state = try decodeState(checkpoint.required("state"), path: checkpoint.path.appending("state"))
+      let state = try decodeState(checkpoint.required("state"), path: checkpoint.path.appending("state"))
+      try addCheckpoint(state, index: fields.index, kind: resync ? .resync : .interval, path: checkpoint.path)
     }
-    try finish(fields, action: action, state: state, path: path, checkpointRequired: checkpointRequired)
+    try finish(fields, action: action, path: path, checkpointRequired: checkpointRequired)
   }
 
   /// Adds the entry object at token `entry` of `tape` (see ``addEntry(_:path:checkpointRequired:branches:)``)
@@ -148,14 +154,16 @@ struct JournalBuilder<State: Decodable & Sendable, Action: Decodable & Sendable>
     guard entryCount < limits.maxEntries, let read = EntryFields.read(tape, at: entry), read.replayable,
       let action = decodeAction(tape, at: read.action)
     else { return false }
-    var state: State?
-    if let token = read.state {
-      guard let decoded = try? tapeDecoder.decode(State.self, from: tape, at: token) else { return false }
-      state = decoded
+    if let token = read.state, let resync = read.fields.checkpointIsResync {
+      guard let state = try? tapeDecoder.decode(State.self, from: tape, at: token) else { return false }
+      try prepare(read.fields, path: path(), branches: branches)
+      try addCheckpoint(
+        state, index: read.fields.index, kind: resync ? .resync : .interval,
+        path: path().appending("checkpoint"))
+    } else {
+      try prepare(read.fields, path: path(), branches: branches)
     }
-    try prepare(read.fields, path: path(), branches: branches)
-    try finish(
-      read.fields, action: action, state: state, path: path(), checkpointRequired: checkpointRequired)
+    try finish(read.fields, action: action, path: path(), checkpointRequired: checkpointRequired)
     return true
   }
 
@@ -164,7 +172,7 @@ struct JournalBuilder<State: Decodable & Sendable, Action: Decodable & Sendable>
   /// text: a copy of such a value is the value, and a journal repeats a few actions a million
   /// times, each of which would otherwise cost a decoder and its containers.
   private mutating func decodeAction(_ tape: JSONTapeView, at index: Int) -> Action? {
-    guard Self.actionsAreValues else { return try? tapeDecoder.decode(Action.self, from: tape, at: index) }
+    guard actionsAreValues else { return try? tapeDecoder.decode(Action.self, from: tape, at: index) }
     let text = tape.slice(index)
     var slot = 0
     for cached in actionTexts {
@@ -181,8 +189,6 @@ struct JournalBuilder<State: Decodable & Sendable, Action: Decodable & Sendable>
     return action
   }
 
-  private static var actionsAreValues: Bool { _isPOD(Action.self) }
-
   /// Checks the order of an entry whose envelope is read, after moving to its branch (see
   /// ``addEntry(_:path:checkpointRequired:branches:)``): what comes before decoding its action.
   private mutating func prepare(
@@ -194,6 +200,7 @@ struct JournalBuilder<State: Decodable & Sendable, Action: Decodable & Sendable>
       if index >= content.entries.startIndex && index < nextIndex {
         content.entries.removeLast(from: index)
         content.checkpoints.removeAll(after: index)
+        hasCheckpoint = content.checkpoints.last != nil
         var firstDropped = content.events.endIndex
         while firstDropped > content.events.startIndex,
           content.events[firstDropped - 1].position > Int64(index)
@@ -204,6 +211,7 @@ struct JournalBuilder<State: Decodable & Sendable, Action: Decodable & Sendable>
       } else {
         content.entries.reset(startingAt: index)
         content.checkpoints.removeAll()
+        hasCheckpoint = false
         content.events.reset(startingAt: content.events.endIndex)
       }
       order.expect(index: index)
@@ -212,21 +220,15 @@ struct JournalBuilder<State: Decodable & Sendable, Action: Decodable & Sendable>
     if order.nextIndex == nil { content.entries.reset(startingAt: index) }
   }
 
-  /// Adds an entry whose envelope, action and checkpoint state (when it has one) are read.
+  /// Adds an entry whose envelope and action are read, and its checkpoint added.
   private mutating func finish(
-    _ fields: EntryFields, action: Action, state: State?, path: @autoclosure () -> FieldPath,
-    checkpointRequired: Bool
+    _ fields: EntryFields, action: Action, path: @autoclosure () -> FieldPath, checkpointRequired: Bool
   ) throws(JournalImportError) {
     let ordinal = entryCount
-    let index = fields.index
-
-    if let resync = fields.checkpointIsResync, let state {
-      try addCheckpoint(
-        state, index: index, kind: resync ? .resync : .interval, path: path().appending("checkpoint"))
-    } else if checkpointRequired && content.checkpoints.last == nil {
+    if fields.checkpointIsResync == nil && checkpointRequired && !hasCheckpoint {
       throw .missingField(entry: ordinal, field: path().appending("checkpoint").description)
     }
-    guard content.checkpoints.last != nil else {
+    guard hasCheckpoint else {
       throw .missingField(entry: nil, field: "baseState")
     }
 
