@@ -396,6 +396,22 @@ private struct Nest: Decodable {
     }
   }
 
+  @Test func aKeyCanonicallyEquivalentToAWrittenOneFindsItAsInTheTreeDecoder() {
+    struct Kelvin: Decodable, CustomStringConvertible {
+      enum Keys: String, CodingKey { case kelvin = "\u{212A}" }
+      var value: Int?
+      init(from decoder: any Decoder) throws {
+        value = try decoder.container(keyedBy: Keys.self).decodeIfPresent(Int.self, forKey: .kelvin)
+      }
+      var description: String { "\(value.map(String.init) ?? "nil")" }
+    }
+    let small = #"{"K":1}"#
+    let large = "{" + (0..<20).map { "\"k\($0)\":0," }.joined() + #""K":1}"#
+    #expect(outcome(Kelvin.self, small, tape: true) == outcome(Kelvin.self, small, tape: false))
+    #expect(outcome(Kelvin.self, large, tape: true) == outcome(Kelvin.self, large, tape: false))
+    #expect(outcome(Kelvin.self, large, tape: true) == "decoded 1")
+  }
+
   @Test func valuesNestedAsDeepAsTheParserAllowsDecode() throws {
     let text = String(repeating: "[", count: 512) + String(repeating: "]", count: 512)
     #expect(try tapeDecode(Nest.self, text).depth == 512)

@@ -292,6 +292,15 @@ private struct KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
         }
         index = tape[index + 1].next
       }
+      guard count > 16, name.contains(where: { $0 >= 0x80 }) else { return nil }
+      // The tree decoder finds the members of a large object by hashing their keys, so a key
+      // canonically equivalent to one written (`\u{212A}`, the Kelvin sign, is `K`) finds it
+      // there: compared as strings here too.
+      index = decoder.index + 1
+      for _ in 0..<count {
+        if tape.string(index) == key { return index + 1 }
+        index = tape[index + 1].next
+      }
       return nil
     }
   }
