@@ -145,8 +145,11 @@ struct EntryOrder {
   mutating func expect(index: Int) { nextIndex = index }
 
   /// Checks `fields`, the entry at `ordinal` in the file, against the entries before it.
-  func check(_ fields: EntryFields, ordinal: Int, path: FieldPath) throws(JournalImportError) {
+  func check(
+    _ fields: EntryFields, ordinal: Int, path: @autoclosure () -> FieldPath
+  ) throws(JournalImportError) {
     if let nextIndex, fields.index != nextIndex {
+      let path = path()
       throw .invalidValue(
         entry: ordinal, field: path.appending("index").description,
         reason: "expected index \(nextIndex) after the previous entry, found \(fields.index)")
@@ -160,6 +163,7 @@ struct EntryOrder {
       }
     }
     if let previousTime, fields.time < previousTime {
+      let path = path()
       throw .invalidValue(
         entry: ordinal, field: path.appending("time").description,
         reason: "monotonic time goes backwards (\(fields.time) after \(previousTime))")
@@ -232,5 +236,180 @@ struct MetaFields {
         entry: nil, field: "meta.checkpointInterval", reason: "must be at least 1, found \(interval)")
     }
     checkpointInterval = try meta.integer("checkpointInterval", in: 1...JournalNumberRange.maxCount)
+  }
+}
+
+extension EntryFields {
+  /// An entry object read from its tokens, with the tokens of what the builder decodes.
+  struct TapeRead {
+    var fields: EntryFields
+    var replayable: Bool
+    var action: Int
+    /// The checkpoint's state, when the entry has a checkpoint.
+    var state: Int?
+  }
+
+  /// Reads the entry object at token `entry` of `tape` in one pass over its members; `nil` when
+  /// anything is missing or not as ``init(_:)`` accepts it, for the caller to read the entry
+  /// through ``init(_:)``, which reports the error. What it accepts, it reads as ``init(_:)``
+  /// does.
+  static func read(_ tape: JSONTapeView, at entry: Int) -> TapeRead? {
+    guard tape[entry].kind == .object else { return nil }
+    var index: Int?
+    var sequence: UInt64?
+    var time: Int64?
+    var wallTime: Int64?
+    var context: String?
+    var cause: Int?
+    var outcome: Int?
+    var durations: Int?
+    var checkpoint: Int?
+    var replayable: Bool?
+    var action: Int?
+    var key = entry + 1
+    for _ in 0..<tape[entry].count {
+      let value = key + 1
+      // Keys of different lengths are told apart without comparing their text.
+      switch tape[key].end - tape[key].start {
+      case 3 where tape.string(key, is: "seq"):
+        sequence = integer(tape, value, in: JournalNumberRange.sequences)
+        if sequence == nil { return nil }
+      case 4 where tape.string(key, is: "time"):
+        time = integer(tape, value, in: JournalNumberRange.times)
+        if time == nil { return nil }
+      case 5 where tape.string(key, is: "index"):
+        index = integer(tape, value, in: JournalNumberRange.indices)
+        if index == nil { return nil }
+      case 5 where tape.string(key, is: "cause"):
+        cause = value
+      case 6 where tape.string(key, is: "action"):
+        action = value
+      case 7 where tape.string(key, is: "context"):
+        guard let text = string(tape, value) else { return nil }
+        context = text
+      case 7 where tape.string(key, is: "outcome"):
+        outcome = value
+      case 8 where tape.string(key, is: "wallTime"):
+        wallTime = integer(tape, value, in: JournalNumberRange.times)
+        if wallTime == nil { return nil }
+      case 9 where tape.string(key, is: "durations"):
+        durations = value
+      case 10 where tape.string(key, is: "checkpoint"):
+        checkpoint = value
+      case 10 where tape.string(key, is: "replayable"):
+        switch tape[value].kind {
+        case .true: replayable = true
+        case .false: replayable = false
+        default: return nil
+        }
+      default: break
+      }
+      key = tape[value].next
+    }
+    guard let index, let sequence, let time, let wallTime, let cause, let outcome, let durations,
+      let replayable, let action, let cause = tapeCause(tape, cause, sequence: sequence)
+    else { return nil }
+    let stopped: Bool
+    if tape.string(outcome, is: "reduced") {
+      stopped = false
+    } else if tape.string(outcome, is: "stopped") {
+      stopped = true
+    } else {
+      return nil
+    }
+    guard tape[durations].kind == .object, let chain = tape.member(durations, "chain"),
+      let chainNanos = integer(tape, chain, in: 0...(unknownDuration - 1))
+    else { return nil }
+    var reducerNanos = unknownDuration
+    if let reducer = tape.member(durations, "reducer") {
+      guard let nanos = integer(tape, reducer, in: 0...(unknownDuration - 1)) else { return nil }
+      reducerNanos = nanos
+    }
+    var reducerOffsetNanos = unknownDuration
+    if let offset = tape.member(durations, "reducerOffset") {
+      guard let nanos = integer(tape, offset, in: 0...(unknownDuration - 1)) else { return nil }
+      reducerOffsetNanos = nanos
+    }
+    var checkpointIsResync: Bool?
+    var state: Int?
+    if let checkpoint {
+      guard tape[checkpoint].kind == .object, let kind = tape.member(checkpoint, "kind"),
+        let value = tape.member(checkpoint, "state")
+      else { return nil }
+      if tape.string(kind, is: "resync") {
+        checkpointIsResync = true
+      } else if tape.string(kind, is: "interval") {
+        checkpointIsResync = false
+      } else {
+        return nil
+      }
+      state = value
+    }
+    let fields = EntryFields(
+      index: index, sequence: sequence, time: time, wallTime: wallTime, context: context, cause: cause,
+      stopped: stopped, chainNanos: chainNanos, reducerNanos: reducerNanos,
+      reducerOffsetNanos: reducerOffsetNanos, checkpointIsResync: checkpointIsResync)
+    return TapeRead(fields: fields, replayable: replayable, action: action, state: state)
+  }
+
+  private init(
+    index: Int, sequence: UInt64, time: Int64, wallTime: Int64, context: String?, cause: Cause, stopped: Bool,
+    chainNanos: UInt32, reducerNanos: UInt32, reducerOffsetNanos: UInt32, checkpointIsResync: Bool?
+  ) {
+    self.index = index
+    self.sequence = sequence
+    self.time = time
+    self.wallTime = wallTime
+    self.context = context
+    self.cause = cause
+    self.stopped = stopped
+    self.chainNanos = chainNanos
+    self.reducerNanos = reducerNanos
+    self.reducerOffsetNanos = reducerOffsetNanos
+    self.checkpointIsResync = checkpointIsResync
+  }
+
+  /// A cause object, as ``cause(_:sequence:)`` reads it; `nil` for anything it refuses.
+  private static func tapeCause(_ tape: JSONTapeView, _ object: Int, sequence: UInt64) -> Cause? {
+    guard tape[object].kind == .object, let kindToken = tape.member(object, "kind"),
+      let kind = string(tape, kindToken)
+    else { return nil }
+    var parent: UInt64?
+    if let token = tape.member(object, "parent") {
+      guard let value = integer(tape, token, in: JournalNumberRange.sequences), value < sequence else {
+        return nil
+      }
+      parent = value
+    }
+    var effect: UInt64?
+    if let token = tape.member(object, "effect") {
+      guard let value = integer(tape, token, in: JournalNumberRange.sequences) else { return nil }
+      effect = value
+    }
+    var label: String?
+    if let token = tape.member(object, "label") {
+      guard let text = string(tape, token) else { return nil }
+      label = text
+    }
+    return Cause(kind: Cause.Kind(rawValue: kind), parent: parent, effect: effect, label: label)
+  }
+
+  /// The integer token at `index` when it is written without fraction or exponent and lies in
+  /// `range`.
+  private static func integer<Integer: FixedWidthInteger>(
+    _ tape: JSONTapeView, _ index: Int, in range: ClosedRange<Integer>
+  ) -> Integer? {
+    guard tape[index].kind == .number,
+      case .value(let value) = FieldReader.wholeNumber(tape.slice(index), as: Integer.self),
+      range.contains(value)
+    else { return nil }
+    return value
+  }
+
+  private static func string(_ tape: JSONTapeView, _ index: Int) -> String? {
+    switch tape[index].kind {
+    case .string, .escapedString: tape.string(index)
+    default: nil
+    }
   }
 }

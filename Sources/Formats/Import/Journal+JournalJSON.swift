@@ -26,13 +26,19 @@ extension Journal where State: Decodable, Action: Decodable {
   }
 
   /// Imports a Journal JSON file (see ``init(journalJSON:reducer:configuration:limits:)``).
+  ///
+  /// The file is read in blocks, one entry at a time: memory grows with the journal, not with
+  /// the file.
   public convenience init<R: Reducer>(
     contentsOfJournalJSON url: URL, reducer: R,
     configuration: Configuration = Configuration(maxEntries: nil, maxBytes: nil),
     limits: JournalImportLimits = .default
   ) throws(JournalImportError) where R.State == State, R.Action == Action {
-    let data = try FileInput.read(url, limit: limits.maxBytes)
-    try self.init(journalJSON: data, reducer: reducer, configuration: configuration, limits: limits)
+    let file = try FileInput(url)
+    try file.check(limit: limits.maxBytes)
+    let window = DocumentWindow(FileBlocks(file), blockSize: 1 << 20, limit: limits.maxBytes)
+    let content = try Self.importJournalJSON(window, configuration: configuration, limits: limits)
+    self.init(content: content, configuration: configuration) { reducer.reduce(into: &$0, action: $1) }
   }
 
   static func importJournalJSON(
@@ -43,8 +49,8 @@ extension Journal where State: Decodable, Action: Decodable {
     }
     let result: Result<JournalContent<State, Action>, JournalImportError> = data.withUnsafeBytes { raw in
       do throws(JournalImportError) {
-        return .success(
-          try importJournalJSON(raw.bindMemory(to: UInt8.self), configuration: configuration, limits: limits))
+        let window = DocumentWindow(whole: raw.bindMemory(to: UInt8.self))
+        return .success(try importJournalJSON(window, configuration: configuration, limits: limits))
       } catch {
         return .failure(error)
       }
@@ -53,26 +59,25 @@ extension Journal where State: Decodable, Action: Decodable {
   }
 
   /// Reads the document member by member, and `entries` and `effects` one element at a time,
-  /// so that only one entry at a time is held as a JSON tree. A document whose lists come before
-  /// its header (not as this library writes it) is read all the same, holding those lists.
-  private static func importJournalJSON(
-    _ bytes: UnsafeBufferPointer<UInt8>, configuration: Configuration, limits: JournalImportLimits
+  /// so that only one entry at a time is held (as tokens, or as a JSON tree when the fast path
+  /// does not take it). A document whose lists come before its header (not as this library
+  /// writes it) is read all the same, holding those lists.
+  static func importJournalJSON(
+    _ window: DocumentWindow, configuration: Configuration, limits: JournalImportLimits
   ) throws(JournalImportError) -> JournalContent<State, Action> {
-    var parser = JSONParser(bytes: bytes, limits: limits.parser)
-    guard parser.peek(UInt8(ascii: "{")) else {
-      _ = try step(&parser) { parser throws(JSONParser.Failure) in try parser.parseValue() }
+    var reader = WindowedParser(window, limits: limits.parser)
+    guard try reader.peek(UInt8(ascii: "{")) else {
+      _ = try reader.step { parser throws(JSONParser.Failure) in try parser.parseValue() }
       throw .wrongFormat(expected: JournalWireFormat.journalFormat, found: nil)
     }
-    try step(&parser) { parser throws(JSONParser.Failure) in try parser.beginObject() }
+    try reader.step { parser throws(JSONParser.Failure) in try parser.beginObject() }
     var header: [String: JSONValue] = [:]
     var seen = Set<String>()
     var builder: JournalBuilder<State, Action>?
     var heldLists: [(key: String, elements: [JSONValue])] = []
     var entryCount = 0
     var first = true
-    while let key = try step(
-      &parser, { parser throws(JSONParser.Failure) in try parser.nextMember(first: first) })
-    {
+    while let key = try nextMember(&reader, first: first) {
       first = false
       guard seen.insert(key).inserted else {
         throw .duplicateKey(entry: nil, field: "(document)", key: key)
@@ -81,26 +86,23 @@ extension Journal where State: Decodable, Action: Decodable {
         if builder == nil, ["format", "version", "meta", "baseState"].allSatisfy({ header[$0] != nil }) {
           builder = try makeBuilder(header, configuration: configuration, limits: limits)
         }
-        if builder != nil,
-          try step(&parser, { parser throws(JSONParser.Failure) in parser.peek(UInt8(ascii: "[")) }),
-          var current = builder.take()
-        {
-          let count = try streamList(key, into: &current, parser: &parser)
+        if builder != nil, try reader.peek(UInt8(ascii: "[")), var current = builder.take() {
+          let count = try streamList(key, into: &current, reader: &reader)
           if key == "entries" { entryCount = count }
           builder = current
         } else {
-          let value = try step(&parser) { parser throws(JSONParser.Failure) in try parser.parseValue() }
+          let value = try reader.step { parser throws(JSONParser.Failure) in try parser.parseValue() }
           guard case .array(let elements) = value else {
             throw .wrongType(entry: nil, field: key, expected: "array", found: value.typeName)
           }
           heldLists.append((key, elements))
         }
       } else {
-        header[key] = try step(&parser) { parser throws(JSONParser.Failure) in try parser.parseValue() }
+        header[key] = try reader.step { parser throws(JSONParser.Failure) in try parser.parseValue() }
       }
-      parser.endMember()
+      reader.parser.endMember()
     }
-    try step(&parser) { parser throws(JSONParser.Failure) in try parser.finish() }
+    try reader.finish()
 
     var finished: JournalBuilder<State, Action>
     if let built = builder.take() {
@@ -115,27 +117,34 @@ extension Journal where State: Decodable, Action: Decodable {
     return finished.content
   }
 
-  /// Runs one step of `parser`, reporting its failure as the import's error.
-  private static func step<Result>(
-    _ parser: inout JSONParser, _ body: (inout JSONParser) throws(JSONParser.Failure) -> Result
-  ) throws(JournalImportError) -> Result {
-    do throws(JSONParser.Failure) {
-      return try body(&parser)
-    } catch {
-      throw JournalImportError(error)
-    }
+  /// The key of the document's next member, `nil` at its end.
+  private static func nextMember(
+    _ reader: inout WindowedParser, first: Bool
+  ) throws(JournalImportError) -> String? {
+    try reader.step { parser throws(JSONParser.Failure) in try parser.nextMember(first: first) }
   }
 
   /// Reads the array of `key` (`entries` or `effects`) element by element into `builder`;
   /// returns how many it held.
   private static func streamList(
-    _ key: String, into builder: inout JournalBuilder<State, Action>, parser: inout JSONParser
+    _ key: String, into builder: inout JournalBuilder<State, Action>, reader: inout WindowedParser
   ) throws(JournalImportError) -> Int {
-    try step(&parser) { parser throws(JSONParser.Failure) in try parser.beginArray() }
+    try reader.step { parser throws(JSONParser.Failure) in try parser.beginArray() }
+    let tape = JSONTape()
     var index = 0
-    while try step(&parser, { parser throws(JSONParser.Failure) in try parser.nextElement(index: index) }) {
-      let element = try step(&parser) { parser throws(JSONParser.Failure) in try parser.parseValue() }
-      parser.endMember()
+    while try reader.step({ parser throws(JSONParser.Failure) in try parser.nextElement(index: index) }) {
+      // An entry is read from tokens; one the fast path does not take is read again as a tree,
+      // which reports the exact error.
+      if key == "entries", let start = try reader.readTape(tape) {
+        if try builder.addEntry(tape: tape.view, at: 0, path: FieldPath([.key(key), .index(index)])) {
+          reader.parser.endMember()
+          index += 1
+          continue
+        }
+        reader.parser.position = start
+      }
+      let element = try reader.step { parser throws(JSONParser.Failure) in try parser.parseValue() }
+      reader.parser.endMember()
       let path = FieldPath([.key(key), .index(index)])
       if key == "entries" {
         try builder.addEntry(element, path: path)

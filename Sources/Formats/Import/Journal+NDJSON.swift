@@ -49,6 +49,8 @@ struct NDJSONLoader<State: Decodable & Sendable, Action: Decodable & Sendable> {
   private var lineNumber = 0
   private var totalBytes = 0
   private var scratch = JSONParser.Scratch()
+  /// The tokens of the line being read, reused from line to line.
+  private let tape = JSONTape()
 
   init(configuration: Journal<State, Action>.Configuration, limits: JournalImportLimits) {
     self.configuration = configuration
@@ -104,6 +106,7 @@ struct NDJSONLoader<State: Decodable & Sendable, Action: Decodable & Sendable> {
       return
     }
     defer { self.builder = builder }
+    if try addEntryFromTape(line, to: &builder) { return }
     let record = try NDJSONRecord.read(
       line, lineNumber: lineNumber, byteOffset: offset, entries: builder.entryCount,
       effects: builder.eventCount, limits: limits, scratch: &scratch)
@@ -115,6 +118,22 @@ struct NDJSONLoader<State: Decodable & Sendable, Action: Decodable & Sendable> {
     case .effect(let value):
       try builder.addEvent(value, path: FieldPath([.key("effects"), .index(builder.eventCount)]))
     }
+  }
+
+  /// Adds the line's entry through the fast path (see ``JournalBuilder/addEntry(tape:at:path:checkpointRequired:branches:)``);
+  /// `false` when the line is anything else, or anything the fast path does not take.
+  private func addEntryFromTape(
+    _ line: UnsafeBufferPointer<UInt8>, to builder: inout JournalBuilder<State, Action>
+  ) throws(JournalImportError) -> Bool {
+    var parser = JSONParser(bytes: line, limits: limits.parser)
+    parser.skipWhitespace()
+    guard (try? tape.read(&parser)) != nil, (try? parser.finish()) != nil else { return false }
+    let view = tape.view
+    guard view[0].kind == .object, view[0].count == 1, view.string(1, is: "entry") else { return false }
+    let ordinal = builder.entryCount
+    return try builder.addEntry(
+      tape: view, at: 2, path: FieldPath([.key("entries"), .index(ordinal)]), checkpointRequired: true,
+      branches: true)
   }
 
   private func header(

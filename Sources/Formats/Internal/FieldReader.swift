@@ -152,24 +152,29 @@ struct FieldReader {
   static func wholeNumber<Integer: FixedWidthInteger>(
     _ text: String, as type: Integer.Type
   ) -> WholeNumber<Integer> {
-    let result = text.utf8.withContiguousStorageIfAvailable { bytes -> WholeNumber<Integer> in
-      let negative = bytes.first == UInt8(ascii: "-")
-      var value: Integer = 0
-      var overflow = false
-      for byte in bytes.dropFirst(negative ? 1 : 0) {
-        guard byte >= 0x30 && byte <= 0x39 else { return .notWhole }
-        let digit = Integer(byte &- 0x30)
-        let (shifted, overflowMultiplying) = value.multipliedReportingOverflow(by: 10)
-        let (next, overflowAdding) =
-          negative ? shifted.subtractingReportingOverflow(digit) : shifted.addingReportingOverflow(digit)
-        overflow = overflow || overflowMultiplying || overflowAdding
-        value = next
-      }
-      return overflow ? .outOfRange : .value(value)
-    }
+    let result = text.utf8.withContiguousStorageIfAvailable { bytes in wholeNumber(bytes, as: Integer.self) }
     if let result { return result }
     if !text.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || ($0 >= 0x30 && $0 <= 0x39) }) { return .notWhole }
     return Integer(text).map { .value($0) } ?? .outOfRange
+  }
+
+  /// The bytes of a number as an `Integer` (see ``wholeNumber(_:as:)-(String,_)``).
+  static func wholeNumber<Integer: FixedWidthInteger>(
+    _ bytes: UnsafeBufferPointer<UInt8>, as type: Integer.Type
+  ) -> WholeNumber<Integer> {
+    let negative = bytes.first == UInt8(ascii: "-")
+    var value: Integer = 0
+    var overflow = false
+    for byte in bytes.dropFirst(negative ? 1 : 0) {
+      guard byte >= 0x30 && byte <= 0x39 else { return .notWhole }
+      let digit = Integer(byte &- 0x30)
+      let (shifted, overflowMultiplying) = value.multipliedReportingOverflow(by: 10)
+      let (next, overflowAdding) =
+        negative ? shifted.subtractingReportingOverflow(digit) : shifted.addingReportingOverflow(digit)
+      overflow = overflow || overflowMultiplying || overflowAdding
+      value = next
+    }
+    return overflow ? .outOfRange : .value(value)
   }
 }
 

@@ -10,11 +10,20 @@ import Foundation
 struct JournalBuilder<State: Decodable & Sendable, Action: Decodable & Sendable> {
   private(set) var content: JournalContent<State, Action>
   private let decoder = TypedDecoder()
+  private let tapeDecoder = JSONTapeDecoder()
+  /// The texts of the actions decoded last, and the actions (see ``decodeAction(_:at:)``).
+  private var actionTexts: [[UInt8]] = []
+  private var decodedActions: [Action] = []
   private let limits: JournalImportLimits
   private let stateSize: (State) -> Int
   private var fileStateShape: String?
   private var order = EntryOrder()
   private(set) var entryCount = 0
+  /// Whether `content.checkpoints` holds one: asked for every entry, which the generic
+  /// checkpoint list answers at the cost of a few type metadata look-ups.
+  private var hasCheckpoint = false
+  /// Whether `Action` holds no references (see ``decodeAction(_:at:)``).
+  private let actionsAreValues = _isPOD(Action.self)
   private(set) var eventCount = 0
 
   init(
@@ -98,6 +107,7 @@ struct JournalBuilder<State: Decodable & Sendable, Action: Decodable & Sendable>
     }
     content.checkpoints.append(
       JournalCheckpoint(index: index, kind: kind, state: state), size: stateSize(state))
+    hasCheckpoint = true
   }
 
   // MARK: Entries
@@ -119,11 +129,78 @@ struct JournalBuilder<State: Decodable & Sendable, Action: Decodable & Sendable>
     }
     let reader = try FieldReader(value, path: path)
     let fields = try EntryFields(reader)
+    try prepare(fields, path: path, branches: branches)
+    guard try reader.bool("replayable") else {
+      throw .notReplayable(entry: ordinal, field: path.appending("action").description)
+    }
+    let action = try decoder.decode(
+      Action.self, from: reader.required("action"), path: path.appending("action"))
+    if let resync = fields.checkpointIsResync {
+      let checkpoint = try reader.object("checkpoint")
+      let state = try decodeState(checkpoint.required("state"), path: checkpoint.path.appending("state"))
+      try addCheckpoint(state, index: fields.index, kind: resync ? .resync : .interval, path: checkpoint.path)
+    }
+    try finish(fields, action: action, path: path, checkpointRequired: checkpointRequired)
+  }
+
+  /// Adds the entry object at token `entry` of `tape` (see ``addEntry(_:path:checkpointRequired:branches:)``)
+  /// when every field is as the fast path reads it, and returns `true`. Otherwise it changes
+  /// nothing and returns `false`: the caller then adds the entry from its tree, which reports
+  /// the exact error, if any.
+  mutating func addEntry(
+    tape: JSONTapeView, at entry: Int, path: @autoclosure () -> FieldPath, checkpointRequired: Bool = false,
+    branches: Bool = false
+  ) throws(JournalImportError) -> Bool {
+    guard entryCount < limits.maxEntries, let read = EntryFields.read(tape, at: entry), read.replayable,
+      let action = decodeAction(tape, at: read.action)
+    else { return false }
+    if let token = read.state, let resync = read.fields.checkpointIsResync {
+      guard let state = try? tapeDecoder.decode(State.self, from: tape, at: token) else { return false }
+      try prepare(read.fields, path: path(), branches: branches)
+      try addCheckpoint(
+        state, index: read.fields.index, kind: resync ? .resync : .interval,
+        path: path().appending("checkpoint"))
+    } else {
+      try prepare(read.fields, path: path(), branches: branches)
+    }
+    try finish(read.fields, action: action, path: path(), checkpointRequired: checkpointRequired)
+    return true
+  }
+
+  /// The action at token `index`, `nil` when it does not decode. An action type without
+  /// references (`_isPOD`: payload-free enums, structs of numbers) is decoded once per distinct
+  /// text: a copy of such a value is the value, and a journal repeats a few actions a million
+  /// times, each of which would otherwise cost a decoder and its containers.
+  private mutating func decodeAction(_ tape: JSONTapeView, at index: Int) -> Action? {
+    guard actionsAreValues else { return try? tapeDecoder.decode(Action.self, from: tape, at: index) }
+    let text = tape.slice(index)
+    var slot = 0
+    for cached in actionTexts {
+      if cached.count == text.count, cached.elementsEqual(text) {
+        return decodedActions[slot]
+      }
+      slot += 1
+    }
+    guard let action = try? tapeDecoder.decode(Action.self, from: tape, at: index) else { return nil }
+    if actionTexts.count < 16 && text.count <= 256 {
+      actionTexts.append(Array(text))
+      decodedActions.append(action)
+    }
+    return action
+  }
+
+  /// Checks the order of an entry whose envelope is read, after moving to its branch (see
+  /// ``addEntry(_:path:checkpointRequired:branches:)``): what comes before decoding its action.
+  private mutating func prepare(
+    _ fields: EntryFields, path: @autoclosure () -> FieldPath, branches: Bool
+  ) throws(JournalImportError) {
+    let ordinal = entryCount
     let index = fields.index
     if branches, let nextIndex = order.nextIndex, index != nextIndex, fields.checkpointIsResync == true {
       if index >= content.entries.startIndex && index < nextIndex {
         content.entries.removeLast(from: index)
         content.checkpoints.removeAll(after: index)
+        hasCheckpoint = content.checkpoints.last != nil
         var firstDropped = content.events.endIndex
         while firstDropped > content.events.startIndex,
           content.events[firstDropped - 1].position > Int64(index)
@@ -134,26 +211,24 @@ struct JournalBuilder<State: Decodable & Sendable, Action: Decodable & Sendable>
       } else {
         content.entries.reset(startingAt: index)
         content.checkpoints.removeAll()
+        hasCheckpoint = false
         content.events.reset(startingAt: content.events.endIndex)
       }
       order.expect(index: index)
     }
-    try order.check(fields, ordinal: ordinal, path: path)
+    try order.check(fields, ordinal: ordinal, path: path())
     if order.nextIndex == nil { content.entries.reset(startingAt: index) }
-    guard try reader.bool("replayable") else {
-      throw .notReplayable(entry: ordinal, field: path.appending("action").description)
-    }
-    let action = try decoder.decode(
-      Action.self, from: reader.required("action"), path: path.appending("action"))
+  }
 
-    if let resync = fields.checkpointIsResync {
-      let checkpoint = try reader.object("checkpoint")
-      let state = try decodeState(checkpoint.required("state"), path: checkpoint.path.appending("state"))
-      try addCheckpoint(state, index: index, kind: resync ? .resync : .interval, path: checkpoint.path)
-    } else if checkpointRequired && content.checkpoints.last == nil {
-      throw .missingField(entry: ordinal, field: path.appending("checkpoint").description)
+  /// Adds an entry whose envelope and action are read, and its checkpoint added.
+  private mutating func finish(
+    _ fields: EntryFields, action: Action, path: @autoclosure () -> FieldPath, checkpointRequired: Bool
+  ) throws(JournalImportError) {
+    let ordinal = entryCount
+    if fields.checkpointIsResync == nil && checkpointRequired && !hasCheckpoint {
+      throw .missingField(entry: ordinal, field: path().appending("checkpoint").description)
     }
-    guard content.checkpoints.last != nil else {
+    guard hasCheckpoint else {
       throw .missingField(entry: nil, field: "baseState")
     }
 

@@ -42,10 +42,12 @@ struct JSONParser {
     var path: FieldPath
   }
 
-  private let bytes: UnsafeBufferPointer<UInt8>
-  private let limits: Limits
-  private var position = 0
-  private var depth = 0
+  /// The input; a document read in blocks moves it (see ``rebase(onto:dropped:)``).
+  private(set) var bytes: UnsafeBufferPointer<UInt8>
+  let limits: Limits
+  /// Where reading is: the tape reader (JSONTape.swift) moves it too.
+  var position = 0
+  var depth = 0
   private var path = FieldPath()
   /// The members and elements of the objects and arrays being read, innermost last: each
   /// container is copied out once, at its end, into an array of its exact size, rather than
@@ -117,7 +119,9 @@ struct JSONParser {
     Failure(problem: problem, offset: position, path: path)
   }
 
-  private mutating func skipWhitespace() {
+  // Inlined: called between every two tokens, and there is rarely whitespace to skip.
+  @inline(__always)
+  mutating func skipWhitespace() {
     while position < bytes.count {
       switch bytes[position] {
       case 0x20, 0x0A, 0x0D, 0x09: position += 1
@@ -144,7 +148,7 @@ struct JSONParser {
     }
   }
 
-  private mutating func literal(_ text: StaticString) throws(Failure) {
+  mutating func literal(_ text: StaticString) throws(Failure) {
     let count = text.utf8CodeUnitCount
     for offset in 0..<count {
       guard position + offset < bytes.count else {
@@ -159,9 +163,9 @@ struct JSONParser {
     position += count
   }
 
-  private var maxDepth: Int { min(limits.maxDepth, Self.maxSupportedDepth) }
+  var maxDepth: Int { min(limits.maxDepth, Self.maxSupportedDepth) }
 
-  private mutating func enter() throws(Failure) {
+  mutating func enter() throws(Failure) {
     depth += 1
     if depth > maxDepth { throw failure(.tooDeep(limit: maxDepth)) }
   }
@@ -259,7 +263,7 @@ struct JSONParser {
 
   /// After a member or element: consumes the `,` before the next one (returns `false`), or
   /// `closing`, which ends the container (returns `true`, leaving its level).
-  private mutating func endOfMember(closing: UInt8) throws(Failure) -> Bool {
+  mutating func endOfMember(closing: UInt8) throws(Failure) -> Bool {
     skipWhitespace()
     guard position < bytes.count else { throw failure(.unexpectedEnd) }
     switch bytes[position] {
@@ -276,6 +280,14 @@ struct JSONParser {
   }
 
   private mutating func parseNumber() throws(Failure) -> String {
+    let start = position
+    try scanNumber()
+    // The bytes are ASCII digits and signs, so this decoding cannot fail.
+    return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+  }
+
+  /// Validates the number at `position` and moves past it.
+  mutating func scanNumber() throws(Failure) {
     let start = position
     if bytes[position] == UInt8(ascii: "-") { position += 1 }
     guard position < bytes.count else { throw failure(.unexpectedEnd) }
@@ -306,8 +318,6 @@ struct JSONParser {
       position = start
       throw failure(.numberTooLong(limit: limits.maxNumberLength))
     }
-    // The bytes are ASCII digits and signs, so this decoding cannot fail.
-    return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
   }
 
   private func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
@@ -316,41 +326,60 @@ struct JSONParser {
     limits.maxStringBytes > Int.max / 6 ? Int.max : limits.maxStringBytes * 6
   }
 
-  private mutating func parseString() throws(Failure) -> String {
+  mutating func parseString() throws(Failure) -> String {
     let start = position
-    position += 1
     // Fast path: no escapes. Scan and validate, then decode once, straight from the input.
-    while position < bytes.count {
-      let byte = bytes[position]
-      if byte == UInt8(ascii: "\"") {
-        let length = position - start - 1
-        if length > limits.maxStringBytes {
-          position = start
-          throw failure(.stringTooLong(limit: limits.maxStringBytes))
-        }
-        position += 1
-        return String(
-          decoding: UnsafeBufferPointer(rebasing: bytes[(start + 1)..<(position - 1)]), as: UTF8.self)
-      }
-      if byte == UInt8(ascii: "\\") { break }
-      if byte < 0x20 {
-        throw failure(.unexpectedByte(byte))
-      } else if byte < 0x80 {
-        position += 1
-      } else {
-        try skipUTF8Scalar()
-      }
-      if position - start - 1 > rawStringLimit {
-        position = start
-        throw failure(.stringTooLong(limit: limits.maxStringBytes))
-      }
+    if try scanUnescapedString() {
+      return String(
+        decoding: UnsafeBufferPointer(rebasing: bytes[(start + 1)..<(position - 1)]), as: UTF8.self)
     }
     return try parseEscapedString(from: start)
   }
 
+  /// Validates the string that opens at `position` up to its closing quote (returns `true`, past
+  /// the quote) or up to its first escape (returns `false`, at the backslash).
+  mutating func scanUnescapedString() throws(Failure) -> Bool {
+    let start = position
+    let limit = rawStringLimit
+    // A local index, stored back before returning or throwing: the loop runs once per byte of
+    // every string.
+    var index = start + 1
+    while index < bytes.count {
+      let byte = bytes[index]
+      if byte == UInt8(ascii: "\"") {
+        if index - start - 1 > limits.maxStringBytes {
+          position = start
+          throw failure(.stringTooLong(limit: limits.maxStringBytes))
+        }
+        position = index + 1
+        return true
+      }
+      if byte == UInt8(ascii: "\\") {
+        position = index
+        return false
+      }
+      if byte < 0x20 {
+        position = index
+        throw failure(.unexpectedByte(byte))
+      } else if byte < 0x80 {
+        index += 1
+      } else {
+        position = index
+        try skipUTF8Scalar()
+        index = position
+      }
+      if index - start - 1 > limit {
+        position = start
+        throw failure(.stringTooLong(limit: limits.maxStringBytes))
+      }
+    }
+    position = index
+    throw failure(.unexpectedEnd)
+  }
+
   /// The string that opens at `start`, read up to `position` already (valid, without escapes),
   /// then on through its escapes.
-  private mutating func parseEscapedString(from start: Int) throws(Failure) -> String {
+  mutating func parseEscapedString(from start: Int) throws(Failure) -> String {
     var output: [UInt8] = []
     var runStart = start + 1
     while true {
@@ -550,6 +579,13 @@ struct JSONParser {
     }
     path.components.append(.index(index))
     return true
+  }
+
+  /// Moves the parser onto `bytes`: the same document, without the `dropped` bytes that came
+  /// before the old input's, and with more after them.
+  mutating func rebase(onto bytes: UnsafeBufferPointer<UInt8>, dropped: Int) {
+    self.bytes = bytes
+    position -= dropped
   }
 
   /// Checks that only whitespace follows.

@@ -1,0 +1,304 @@
+/// One JSON value read into a flat list of tokens that point into the input bytes: the importers'
+/// fast path, which reads each entry without building a ``JSONValue`` tree.
+///
+/// A tree costs an allocation per object, array and string, and another to free each; a tape is
+/// one array, reused from entry to entry, and strings are made only for the fields read.
+/// An object's token is followed by its members' keys and values, an array's by its elements;
+/// each token knows where the value after it (and after everything inside it) starts.
+///
+/// The tape reader validates exactly what ``JSONParser/parseValue()`` validates (UTF-8, escapes,
+/// numbers, duplicate keys, depth and length limits), so a value it accepts is one the parser
+/// accepts too. It refuses, as a failure, the rare shapes it does not represent (keys with
+/// escapes or non-ASCII characters, values cut for their depth): the importers then read that
+/// value again with ``JSONParser/parseValue()``, which reports the exact error, or builds the
+/// tree the slow path reads.
+final class JSONTape {
+  enum Kind: UInt8 {
+    case null
+    case `false`
+    case `true`
+    case number
+    /// A string without escapes: its bytes are its text.
+    case string
+    /// A string with escapes: its bytes are the quoted JSON text, decoded when read.
+    case escapedString
+    case array
+    case object
+  }
+
+  struct Token {
+    var kind: Kind
+    /// The members of an object or the elements of an array.
+    var count: Int
+    /// The index of the token after this value and everything inside it.
+    var next: Int
+    /// The value's bytes in ``JSONTape/bytes``: for a string without escapes, its text without
+    /// the quotes; for anything else, the whole JSON text of the value.
+    var start: Int
+    var end: Int
+  }
+
+  /// Token storage that the tape owns, read through a pointer: the readers of a tape index
+  /// its tokens a few dozen times per entry, and each read of a class's array property would
+  /// pay a dynamic exclusivity check.
+  struct Tokens {
+    fileprivate var base: UnsafeMutablePointer<Token>
+    fileprivate var capacity: Int
+    var count = 0
+
+    // Inlined: the tape reader appends a token per value.
+    @inline(__always)
+    mutating func append(_ token: Token) {
+      if count == capacity {
+        let grown = UnsafeMutablePointer<Token>.allocate(capacity: capacity * 2)
+        grown.moveInitialize(from: base, count: count)
+        base.deallocate()
+        base = grown
+        capacity *= 2
+      }
+      (base + count).initialize(to: token)
+      count += 1
+    }
+
+    subscript(index: Int) -> Token {
+      @inline(__always) get { base[index] }
+      nonmutating set { base[index] = newValue }
+    }
+  }
+
+  private var tokens = Tokens(base: .allocate(capacity: 64), capacity: 64)
+  private var bytes = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+
+  deinit { tokens.base.deallocate() }
+
+  /// Reads the value at `parser`'s position onto the tape, replacing what it held, and moves the
+  /// parser past it. After a failure, the parser's position and depth are where they were.
+  func read(_ parser: inout JSONParser) throws(JSONParser.Failure) {
+    let position = parser.position
+    let depth = parser.depth
+    var tokens = self.tokens
+    tokens.count = 0
+    defer { self.tokens = tokens }
+    bytes = parser.bytes
+    do throws(JSONParser.Failure) {
+      try parser.tapeValue(into: &tokens)
+      tokens.append(Token(kind: .null, count: 0, next: tokens.count + 1, start: 0, end: 0))
+    } catch {
+      parser.position = position
+      parser.depth = depth
+      throw error
+    }
+  }
+
+  /// The tokens read last, valid until the next ``read(_:)`` and while the input is.
+  var view: JSONTapeView {
+    JSONTapeView(tokens: UnsafeBufferPointer(start: tokens.base, count: tokens.count), bytes: bytes)
+  }
+}
+
+/// The tokens of a ``JSONTape`` and the bytes they point into, for reading.
+struct JSONTapeView {
+  let tokens: UnsafeBufferPointer<JSONTape.Token>
+  let bytes: UnsafeBufferPointer<UInt8>
+
+  subscript(index: Int) -> JSONTape.Token { tokens[index] }
+
+  /// A `null` after the value, not in it: what a decoder reads for a member that is absent.
+  var absent: Int { tokens.count - 1 }
+
+  /// The text of the string token at `index`.
+  func string(_ index: Int) -> String {
+    let token = tokens[index]
+    if token.kind == .string {
+      return String(decoding: UnsafeBufferPointer(rebasing: bytes[token.start..<token.end]), as: UTF8.self)
+    }
+    // Validated when read, so decoding it again cannot fail; the limits were checked then.
+    var parser = JSONParser(
+      bytes: bytes, limits: JSONParser.Limits(maxDepth: 1, maxStringBytes: .max, maxNumberLength: .max))
+    parser.position = token.start
+    return (try? parser.parseString()) ?? ""
+  }
+
+  /// The bytes of the token at `index` (see ``JSONTape/Token/start``).
+  func slice(_ index: Int) -> UnsafeBufferPointer<UInt8> {
+    let token = tokens[index]
+    return UnsafeBufferPointer(rebasing: bytes[token.start..<token.end])
+  }
+
+  /// The text of the number token at `index`.
+  func numberText(_ index: Int) -> String { String(decoding: slice(index), as: UTF8.self) }
+
+  /// Whether the string token at `index` is `text`, by its bytes (an escaped string never is:
+  /// the callers look up keys and names, which have no escapes).
+  func string(_ index: Int, is text: StaticString) -> Bool {
+    let token = tokens[index]
+    let length = text.utf8CodeUnitCount
+    guard token.kind == .string, token.end - token.start == length else { return false }
+    return equal(token.start, UnsafeBufferPointer(start: text.utf8Start, count: length))
+  }
+
+  /// Whether the bytes at `offset` are `other`; a loop, for keys are short.
+  func equal(_ offset: Int, _ other: UnsafeBufferPointer<UInt8>) -> Bool {
+    for index in 0..<other.count where bytes[offset + index] != other[index] { return false }
+    return true
+  }
+
+  /// The value of the member of the object at `object` whose key is `key`, by a scan.
+  func member(_ object: Int, _ key: StaticString) -> Int? {
+    var index = object + 1
+    for _ in 0..<tokens[object].count {
+      if string(index, is: key) { return index + 1 }
+      index = tokens[index + 1].next
+    }
+    return nil
+  }
+}
+
+extension JSONParser {
+  /// Reads one value onto `tokens` (see ``JSONTape``).
+  mutating func tapeValue(into tokens: inout JSONTape.Tokens) throws(Failure) {
+    guard position < bytes.count else { throw failure(.unexpectedEnd) }
+    let start = position
+    switch bytes[position] {
+    case UInt8(ascii: "{"):
+      // A value cut for its depth has no token: the tree parser reads it.
+      if limits.cutsTooDeep && depth >= maxDepth { throw failure(.tooDeep(limit: maxDepth)) }
+      try tapeObject(into: &tokens)
+    case UInt8(ascii: "["):
+      if limits.cutsTooDeep && depth >= maxDepth { throw failure(.tooDeep(limit: maxDepth)) }
+      try tapeArray(into: &tokens)
+    case UInt8(ascii: "\""):
+      if try scanUnescapedString() {
+        tokens.append(scalar(.string, start + 1, position - 1, tokens.count))
+      } else {
+        _ = try parseEscapedString(from: start)
+        tokens.append(scalar(.escapedString, start, position, tokens.count))
+      }
+    case UInt8(ascii: "t"):
+      try literal("true")
+      tokens.append(scalar(.true, start, position, tokens.count))
+    case UInt8(ascii: "f"):
+      try literal("false")
+      tokens.append(scalar(.false, start, position, tokens.count))
+    case UInt8(ascii: "n"):
+      try literal("null")
+      tokens.append(scalar(.null, start, position, tokens.count))
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+      try scanNumber()
+      tokens.append(scalar(.number, start, position, tokens.count))
+    default: throw failure(.unexpectedByte(bytes[position]))
+    }
+  }
+
+  private func scalar(_ kind: JSONTape.Kind, _ start: Int, _ end: Int, _ index: Int) -> JSONTape.Token {
+    JSONTape.Token(kind: kind, count: 0, next: index + 1, start: start, end: end)
+  }
+
+  private mutating func tapeObject(into tokens: inout JSONTape.Tokens) throws(Failure) {
+    try enter()
+    let object = tokens.count
+    tokens.append(JSONTape.Token(kind: .object, count: 0, next: 0, start: position, end: position))
+    position += 1
+    skipWhitespace()
+    if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
+      position += 1
+      depth -= 1
+      tokens[object].next = tokens.count
+      tokens[object].end = position
+      return
+    }
+    var count = 0
+    var keys = Set<String>()
+    while true {
+      skipWhitespace()
+      guard position < bytes.count else { throw failure(.unexpectedEnd) }
+      guard bytes[position] == UInt8(ascii: "\"") else { throw failure(.unexpectedByte(bytes[position])) }
+      let keyOffset = position
+      // Keys are compared byte by byte: one with an escape or a non-ASCII character (which
+      // `String` compares by canonical equivalence) is left to the tree parser.
+      guard try scanUnescapedString() else { throw failure(.invalidEscape) }
+      let keyStart = keyOffset + 1
+      let keyEnd = position - 1
+      for offset in keyStart..<keyEnd where bytes[offset] >= 0x80 { throw failure(.invalidUTF8) }
+      if try isDuplicate(keyStart, keyEnd, in: tokens, object: object, count: count, keys: &keys) {
+        throw Failure(
+          problem: .duplicateKey(
+            String(decoding: UnsafeBufferPointer(rebasing: bytes[keyStart..<keyEnd]), as: UTF8.self)),
+          offset: keyOffset, path: FieldPath())
+      }
+      tokens.append(scalar(.string, keyStart, keyEnd, tokens.count))
+      skipWhitespace()
+      guard position < bytes.count else { throw failure(.unexpectedEnd) }
+      guard bytes[position] == UInt8(ascii: ":") else { throw failure(.unexpectedByte(bytes[position])) }
+      position += 1
+      skipWhitespace()
+      try tapeValue(into: &tokens)
+      count += 1
+      if try endOfMember(closing: UInt8(ascii: "}")) {
+        tokens[object].count = count
+        tokens[object].next = tokens.count
+        tokens[object].end = position
+        return
+      }
+    }
+  }
+
+  /// Whether the key at `start..<end` is one of the `count` keys before it in the object; as in
+  /// ``parseValue()``, small objects are scanned and larger ones hashed.
+  private func isDuplicate(
+    _ start: Int, _ end: Int, in tokens: JSONTape.Tokens, object: Int, count: Int, keys: inout Set<String>
+  ) throws(Failure) -> Bool {
+    let length = end - start
+    if count < 16 {
+      var index = object + 1
+      for _ in 0..<count {
+        let key = tokens[index]
+        if key.end - key.start == length,
+          bytes[key.start..<key.end].elementsEqual(bytes[start..<end])
+        {
+          return true
+        }
+        index = tokens[index + 1].next
+      }
+      return false
+    }
+    if keys.isEmpty {
+      var index = object + 1
+      for _ in 0..<count {
+        let key = tokens[index]
+        keys.insert(
+          String(decoding: UnsafeBufferPointer(rebasing: bytes[key.start..<key.end]), as: UTF8.self))
+        index = tokens[index + 1].next
+      }
+    }
+    return !keys.insert(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self))
+      .inserted
+  }
+
+  private mutating func tapeArray(into tokens: inout JSONTape.Tokens) throws(Failure) {
+    try enter()
+    let array = tokens.count
+    tokens.append(JSONTape.Token(kind: .array, count: 0, next: 0, start: position, end: position))
+    position += 1
+    skipWhitespace()
+    if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
+      position += 1
+      depth -= 1
+      tokens[array].next = tokens.count
+      tokens[array].end = position
+      return
+    }
+    var count = 0
+    while true {
+      skipWhitespace()
+      try tapeValue(into: &tokens)
+      count += 1
+      if try endOfMember(closing: UInt8(ascii: "]")) {
+        tokens[array].count = count
+        tokens[array].next = tokens.count
+        tokens[array].end = position
+        return
+      }
+    }
+  }
+}
