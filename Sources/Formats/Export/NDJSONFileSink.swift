@@ -81,14 +81,14 @@ public final class NDJSONFileSink<State: Sendable, Action: Sendable>: JournalSin
   ) throws(JournalExportError) {
     try self.init(
       url: url, options: options, writing: writing, followingSymbolicLinks: followingSymbolicLinks,
-      napInterval: BackgroundWriter<State, Action>.napInterval, handOff: .queueing)
+      napInterval: BackgroundWriter<State, Action>.napInterval, handOff: .queueing, format: .specialized)
   }
 
   /// The public initializer, with the background thread's nap between batches given.
   @usableFromInline
   init(
     url: URL, options: ExportOptions, writing: Writing, followingSymbolicLinks: Bool,
-    napInterval: TimeInterval, handOff: HandOff<State, Action>
+    napInterval: TimeInterval, handOff: HandOff<State, Action>, format: LineFormat<State, Action>
   ) throws(JournalExportError) {
     let path = url.path
     let noFollow = followingSymbolicLinks ? 0 : O_NOFOLLOW
@@ -97,7 +97,7 @@ public final class NDJSONFileSink<State: Sendable, Action: Sendable>: JournalSin
       if errno == ELOOP && !followingSymbolicLinks { throw .symbolicLink(path: path) }
       throw .cannotOpen(path: path, errno: errno)
     }
-    file = SinkFile(path: path, descriptor: descriptor, redaction: options.redaction)
+    file = SinkFile(path: path, descriptor: descriptor, redaction: options.redaction, format: format)
     if case .inBackground(let maxPendingLines) = writing {
       background = BackgroundWriter(
         file: file, maxPendingLines: max(1, maxPendingLines), napInterval: napInterval)
@@ -136,7 +136,7 @@ public final class NDJSONFileSink<State: Sendable, Action: Sendable>: JournalSin
     if let background {
       handOff.entry(background, entry, checkpoint, metadata)
     } else {
-      file.write([.entry(entry, checkpoint)], header: metadata)
+      file.write(entry, checkpoint: checkpoint, header: metadata)
     }
   }
 
@@ -188,6 +188,68 @@ extension HandOff {
   }
 }
 
+/// How the sink formats its lines: closures formed where the sink is created, in the client, as
+/// ``HandOff`` is, so that an entry's line is written by code specialized for the client's types.
+/// The sink's file reaches them from its own code, unspecialized, where every generic value the
+/// formatting touched (the entry, its action, the pending line) looked up its type's metadata.
+@usableFromInline
+struct LineFormat<State: Sendable, Action: Sendable>: Sendable {
+  /// Writes the entry's object.
+  let entry:
+    @Sendable (
+      JournalObjectWriter<State, Action>, JournalEntry<Action>, JournalCheckpoint<State>?, inout JSONWriter
+    ) -> Void
+  /// Writes the line at a position of a batch, or returns the metadata of the header found there
+  /// for the file to write (unless it wrote one already).
+  let line:
+    @Sendable (
+      JournalObjectWriter<State, Action>, [PendingLine<State, Action>], Int, inout JSONWriter
+    ) -> JournalMetadata?
+
+  @usableFromInline
+  init(
+    entry:
+      @escaping @Sendable (
+        JournalObjectWriter<State, Action>, JournalEntry<Action>, JournalCheckpoint<State>?, inout JSONWriter
+      ) -> Void,
+    line:
+      @escaping @Sendable (
+        JournalObjectWriter<State, Action>, [PendingLine<State, Action>], Int, inout JSONWriter
+      ) -> JournalMetadata?
+  ) {
+    self.entry = entry
+    self.line = line
+  }
+}
+
+extension LineFormat {
+  /// The entry and event lines; formed in the client when the sink's inlinable initializer is.
+  @inlinable
+  static var specialized: LineFormat {
+    LineFormat(
+      entry: { objects, entry, checkpoint, writer in
+        writer.raw(#"{"entry":"#)
+        objects.writeEntry(entry, checkpoint: checkpoint, stateAfter: nil, into: &writer)
+        writer.raw("}\n")
+      },
+      line: { objects, lines, index, writer in
+        switch lines[index] {
+        case .entry(let entry, let checkpoint):
+          writer.raw(#"{"entry":"#)
+          objects.writeEntry(entry, checkpoint: checkpoint, stateAfter: nil, into: &writer)
+          writer.raw("}\n")
+        case .event(let event):
+          writer.raw(#"{"effect":"#)
+          objects.writeEvent(event, into: &writer)
+          writer.raw("}\n")
+        case .header(let metadata):
+          return metadata
+        }
+        return nil
+      })
+  }
+}
+
 /// A line recorded and not yet formatted: what it is made of.
 ///
 /// Entry and event lines do not carry the journal's metadata: only the header needs it, and
@@ -204,6 +266,7 @@ enum PendingLine<State: Sendable, Action: Sendable>: Sendable {
 final class SinkFile<State: Sendable, Action: Sendable>: Sendable {
   let path: String
   private let state: SanitizerVisibleMutex<FileState>
+  private let format: LineFormat<State, Action>
   /// The most bytes gathered before a batch is written out.
   private static var batchBytes: Int { 1 << 16 }
 
@@ -219,8 +282,9 @@ final class SinkFile<State: Sendable, Action: Sendable>: Sendable {
     var buffer = JSONWriter(capacity: 512)
   }
 
-  init(path: String, descriptor: Int32, redaction: Redaction) {
+  init(path: String, descriptor: Int32, redaction: Redaction, format: LineFormat<State, Action>) {
     self.path = path
+    self.format = format
     state = SanitizerVisibleMutex(
       FileState(descriptor: descriptor, objects: JournalObjectWriter(redaction: redaction)))
   }
@@ -237,36 +301,43 @@ final class SinkFile<State: Sendable, Action: Sendable>: Sendable {
     }
   }
 
+  /// Formats the entry's line (after the header made of `header`, if nothing was written yet)
+  /// and writes it with one `write`.
+  func write(_ entry: JournalEntry<Action>, checkpoint: JournalCheckpoint<State>?, header: JournalMetadata) {
+    state.withLock { state in
+      guard state.descriptor >= 0, state.error == nil else { return }
+      state.buffer.removeAll()
+      var count = 1
+      if !state.wroteHeader {
+        Self.writeHeader(header, into: &state)
+        count += 1
+      }
+      format.entry(state.objects, entry, checkpoint, &state.buffer)
+      _ = Self.flush(&state, path: path, lines: &count)
+    }
+  }
+
   /// Formats `lines` (after the header made of `header`, if nothing was written yet) and writes
   /// them, in as few `write`s as their size allows; lines are only ever written whole, in order.
   func write(_ lines: [PendingLine<State, Action>], header: JournalMetadata? = nil) {
     state.withLock { state in
       guard state.descriptor >= 0, state.error == nil else { return }
-      state.buffer.bytes.removeAll(keepingCapacity: true)
+      state.buffer.removeAll()
       var count = 0
       if !state.wroteHeader, let header {
         Self.writeHeader(header, into: &state)
         count += 1
       }
-      // By position, not `for line in lines`: the element is read in place, not copied out.
-      for index in lines.indices {
-        switch lines[index] {
-        case .entry(let entry, let checkpoint):
-          state.buffer.raw(#"{"entry":"#)
-          state.objects.writeEntry(entry, checkpoint: checkpoint, stateAfter: nil, into: &state.buffer)
-          state.buffer.raw("}\n")
-          count += 1
-        case .event(let event):
-          state.buffer.raw(#"{"effect":"#)
-          state.objects.writeEvent(event, into: &state.buffer)
-          state.buffer.raw("}\n")
-          count += 1
-        case .header(let metadata):
-          guard !state.wroteHeader else { break }
-          Self.writeHeader(metadata, into: &state)
+      for index in 0..<lines.count {
+        if let metadata = format.line(state.objects, lines, index, &state.buffer) {
+          if !state.wroteHeader {
+            Self.writeHeader(metadata, into: &state)
+            count += 1
+          }
+        } else {
           count += 1
         }
-        if state.buffer.bytes.count >= Self.batchBytes {
+        if state.buffer.count >= Self.batchBytes {
           guard Self.flush(&state, path: path, lines: &count) else { return }
         }
       }
@@ -288,10 +359,10 @@ final class SinkFile<State: Sendable, Action: Sendable>: Sendable {
   /// Writes the buffer with one `write` (a kill loses at most the line it was in the middle of)
   /// and counts its lines; `false` after a write error, which stops the sink.
   private static func flush(_ state: inout FileState, path: String, lines: inout Int) -> Bool {
-    defer { state.buffer.bytes.removeAll(keepingCapacity: true) }
-    guard !state.buffer.bytes.isEmpty else { return true }
+    defer { state.buffer.removeAll() }
+    guard state.buffer.count > 0 else { return true }
     do throws(JournalExportError) {
-      try ExportStream.write(state.buffer.bytes, to: state.descriptor, path: path)
+      try ExportStream.write(state.buffer, to: state.descriptor, path: path)
       state.lines += lines
       lines = 0
       return true

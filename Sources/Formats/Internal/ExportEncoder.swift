@@ -110,6 +110,7 @@ struct ExportEncoder {
 ///
 /// A class: generic code copies a reference without asking the runtime for the type's metadata,
 /// which a struct of a generic type costs on every use (measured: a tenth of an export's time).
+@usableFromInline
 final class ValueEncoding<Value> {
   let exporter: ExportEncoder
   let typed: ((Value) throws -> JSONValue)?
@@ -138,6 +139,7 @@ final class ValueEncoding<Value> {
   /// Writes the value's JSON (the same bytes as ``encode(_:)``'s); returns whether it is its
   /// encoding (replayable) rather than its description, and the key of its only member when
   /// it is an encoded object of one member (an enum case's name).
+  @usableFromInline
   func write(_ value: Value, into writer: inout JSONWriter) -> (encoded: Bool, singleKey: String?) {
     if let streamed, fallbacks < Self.fallbackLimit {
       if let written = streamed(value, &writer) { return (true, written.singleKey) }

@@ -100,14 +100,14 @@ struct ExportStream: ~Copyable {
       data.append(contentsOf: writer.bytes)
       return
     }
-    try Self.write(writer.bytes, to: file.descriptor, path: file.path)
+    try Self.write(writer, to: file.descriptor, path: file.path)
   }
 
-  /// Writes all of `bytes`, retrying partial writes and interruptions.
-  static func write(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(JournalExportError) {
-    guard !bytes.isEmpty else { return }
+  /// Writes all of `writer`'s bytes, retrying partial writes and interruptions.
+  static func write(_ writer: JSONWriter, to descriptor: Int32, path: String) throws(JournalExportError) {
+    guard writer.count > 0 else { return }
     var failure: Int32 = 0
-    bytes.withUnsafeBytes { buffer in
+    writer.withUnsafeBytes { buffer in
       // Not empty (checked above), so the buffer has an address.
       guard let start = buffer.baseAddress else { return }
       var offset = 0

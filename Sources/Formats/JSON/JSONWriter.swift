@@ -2,9 +2,13 @@
 ///
 /// Strings are escaped as RFC 8259 requires (quote, backslash, control characters) and otherwise
 /// written as UTF-8, so the output is valid UTF-8 JSON whatever the input strings hold.
+///
+/// Usable from inlinable code: the NDJSON sink formats its lines in code specialized in the client.
+@usableFromInline
 struct JSONWriter {
-  var bytes: [UInt8] = []
+  @usableFromInline var bytes: [UInt8] = []
 
+  @usableFromInline
   init(capacity: Int = 0) {
     bytes.reserveCapacity(capacity)
   }
@@ -35,7 +39,28 @@ struct JSONWriter {
     }
   }
 
+  /// The number of bytes written.
+  var count: Int { bytes.count }
+
+  /// Drops what was written, keeping the buffer.
+  @inlinable
+  mutating func removeAll() {
+    bytes.removeAll(keepingCapacity: true)
+  }
+
+  /// Calls `body` with the bytes written.
+  func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+    bytes.withUnsafeBytes(body)
+  }
+
+  /// Writes what `other` holds.
+  @inlinable
+  mutating func append(_ other: JSONWriter) {
+    bytes.append(contentsOf: other.bytes)
+  }
+
   /// Writes ASCII punctuation or a literal, such as `{"entries":[`.
+  @inlinable
   mutating func raw(_ text: StaticString) {
     text.withUTF8Buffer { bytes.append(contentsOf: $0) }
   }
@@ -47,6 +72,7 @@ struct JSONWriter {
   }
 
   /// Writes an integer.
+  @inlinable
   mutating func integer(_ value: some BinaryInteger) {
     guard value.bitWidth <= 64 || (value.magnitude >> 63) == 0 else { return utf8(String(value)) }
     // Appended as typed bytes: appending raw bytes took a slower, element by element, path.
@@ -57,12 +83,14 @@ struct JSONWriter {
   }
 
   /// Writes `text` as is: it must already be valid JSON, such as a number's text.
+  @usableFromInline
   mutating func utf8(_ text: String) {
     var text = text
     text.withUTF8 { bytes.append(contentsOf: $0) }
   }
 
   /// Writes `text` as a JSON string.
+  @usableFromInline
   mutating func string(_ text: String) {
     bytes.append(UInt8(ascii: "\""))
     var text = text
