@@ -70,13 +70,13 @@ struct ExportEncoder {
       let key = withUnsafeBytes(of: value) { SmallValueBytes($0) }
       if let known = cache.values[key] {
         cache.hits += 1
-        writer.bytes.append(contentsOf: known.bytes)
+        writer.append(known.bytes)
         return known.written
       }
-      let start = writer.bytes.count
+      let start = writer.count
       guard let written = encoder.write(value, into: &writer) else { return nil }
       if cache.values.count < SmallValueCache.limit {
-        cache.values[key] = (Array(writer.bytes[start...]), written)
+        cache.values[key] = (writer.withUnsafeBytes { Array($0[start...]) }, written)
       } else {
         cache.missesWhileFull += 1
       }

@@ -28,7 +28,7 @@ struct ExportStream: ~Copyable {
   private var flushedCount = 0
 
   /// The bytes of output so far, written or still in ``writer``.
-  var byteCount: Int { flushedCount + writer.bytes.count }
+  var byteCount: Int { flushedCount + writer.count }
 
   /// A stream that keeps its output in ``data``.
   init() {
@@ -73,7 +73,7 @@ struct ExportStream: ~Copyable {
   }
 
   mutating func flushIfNeeded() throws(JournalExportError) {
-    if writer.bytes.count >= Self.threshold { try flush() }
+    if writer.count >= Self.threshold { try flush() }
   }
 
   /// Whether `<` is written as `\u003c`: for JSON inside an HTML `<script>` element, where
@@ -82,22 +82,25 @@ struct ExportStream: ~Copyable {
   var escapesLessThan = false
 
   mutating func flush() throws(JournalExportError) {
-    if escapesLessThan, writer.bytes.contains(UInt8(ascii: "<")) {
+    if escapesLessThan, writer.withUnsafeBytes({ $0.contains(UInt8(ascii: "<")) }) {
       var escaped: [UInt8] = []
-      escaped.reserveCapacity(writer.bytes.count + 64)
-      for byte in writer.bytes {
-        if byte == UInt8(ascii: "<") {
-          escaped.append(contentsOf: #"\u003c"#.utf8)
-        } else {
-          escaped.append(byte)
+      escaped.reserveCapacity(writer.count + 64)
+      writer.withUnsafeBytes { bytes in
+        for byte in bytes {
+          if byte == UInt8(ascii: "<") {
+            escaped.append(contentsOf: #"\u003c"#.utf8)
+          } else {
+            escaped.append(byte)
+          }
         }
       }
-      writer.bytes = escaped
+      writer.removeAll()
+      writer.append(escaped)
     }
-    flushedCount += writer.bytes.count
-    defer { writer.bytes.removeAll(keepingCapacity: true) }
+    flushedCount += writer.count
+    defer { writer.removeAll() }
     guard let file else {
-      data.append(contentsOf: writer.bytes)
+      writer.withUnsafeBytes { data.append(contentsOf: $0) }
       return
     }
     try Self.write(writer, to: file.descriptor, path: file.path)
