@@ -265,28 +265,22 @@ enum PendingLine<State: Sendable, Action: Sendable>: Sendable {
 /// The sink's file and the formatter of its lines, shared by the sink and its background writer.
 final class SinkFile<State: Sendable, Action: Sendable>: Sendable {
   let path: String
-  private let state: SanitizerVisibleMutex<FileState>
+  private let state: SanitizerVisibleMutex<SinkFileState>
   private let format: LineFormat<State, Action>
+  /// Formats the lines: what it learns about the action and state types (their conformances,
+  /// the JSON of small actions) is kept from one line to the next.
+  // Used only under `state`'s lock, by one thread at a time. Kept out of the locked value so
+  // that the value's type is not generic: the lock taken for each line of an each-line sink,
+  // in code not specialized for the sink's types, looked up a generic value's metadata.
+  private nonisolated(unsafe) let objects: JournalObjectWriter<State, Action>
   /// The most bytes gathered before a batch is written out.
   private static var batchBytes: Int { 1 << 16 }
-
-  private struct FileState {
-    var descriptor: Int32
-    var wroteHeader = false
-    var lines = 0
-    var error: JournalExportError?
-    /// Formats the lines: what it learns about the action and state types (their conformances,
-    /// the JSON of small actions) is kept from one line to the next.
-    let objects: JournalObjectWriter<State, Action>
-    /// The lines being written, the buffer kept from one batch to the next.
-    var buffer = JSONWriter(capacity: 512)
-  }
 
   init(path: String, descriptor: Int32, redaction: Redaction, format: LineFormat<State, Action>) {
     self.path = path
     self.format = format
-    state = SanitizerVisibleMutex(
-      FileState(descriptor: descriptor, objects: JournalObjectWriter(redaction: redaction)))
+    objects = JournalObjectWriter(redaction: redaction)
+    state = SanitizerVisibleMutex(SinkFileState(descriptor: descriptor))
   }
 
   var linesWritten: Int { state.withLock { $0.lines } }
@@ -309,10 +303,10 @@ final class SinkFile<State: Sendable, Action: Sendable>: Sendable {
       state.buffer.removeAll()
       var count = 1
       if !state.wroteHeader {
-        Self.writeHeader(header, into: &state)
+        writeHeader(header, into: &state)
         count += 1
       }
-      format.entry(state.objects, entry, checkpoint, &state.buffer)
+      format.entry(objects, entry, checkpoint, &state.buffer)
       _ = Self.flush(&state, path: path, lines: &count)
     }
   }
@@ -325,13 +319,13 @@ final class SinkFile<State: Sendable, Action: Sendable>: Sendable {
       state.buffer.removeAll()
       var count = 0
       if !state.wroteHeader, let header {
-        Self.writeHeader(header, into: &state)
+        writeHeader(header, into: &state)
         count += 1
       }
       for index in 0..<lines.count {
-        if let metadata = format.line(state.objects, lines, index, &state.buffer) {
+        if let metadata = format.line(objects, lines, index, &state.buffer) {
           if !state.wroteHeader {
-            Self.writeHeader(metadata, into: &state)
+            writeHeader(metadata, into: &state)
             count += 1
           }
         } else {
@@ -345,12 +339,12 @@ final class SinkFile<State: Sendable, Action: Sendable>: Sendable {
     }
   }
 
-  private static func writeHeader(_ metadata: JournalMetadata, into state: inout FileState) {
+  private func writeHeader(_ metadata: JournalMetadata, into state: inout SinkFileState) {
     state.buffer.write(
       .object([
         JSONMember("format", .string(JournalWireFormat.streamFormat)),
         JSONMember("version", .integer(JournalWireFormat.version)),
-        JSONMember("meta", state.objects.meta(metadata, counts: nil)),
+        JSONMember("meta", objects.meta(metadata, counts: nil)),
       ]))
     state.buffer.raw("\n")
     state.wroteHeader = true
@@ -358,7 +352,7 @@ final class SinkFile<State: Sendable, Action: Sendable>: Sendable {
 
   /// Writes the buffer with one `write` (a kill loses at most the line it was in the middle of)
   /// and counts its lines; `false` after a write error, which stops the sink.
-  private static func flush(_ state: inout FileState, path: String, lines: inout Int) -> Bool {
+  private static func flush(_ state: inout SinkFileState, path: String, lines: inout Int) -> Bool {
     defer { state.buffer.removeAll() }
     guard state.buffer.count > 0 else { return true }
     do throws(JournalExportError) {
@@ -371,6 +365,16 @@ final class SinkFile<State: Sendable, Action: Sendable>: Sendable {
       return false
     }
   }
+}
+
+/// What ``SinkFile`` changes as it writes, under its lock.
+private struct SinkFileState {
+  var descriptor: Int32
+  var wroteHeader = false
+  var lines = 0
+  var error: JournalExportError?
+  /// The lines being written, the buffer kept from one batch to the next.
+  var buffer = JSONWriter(capacity: 512)
 }
 
 /// The thread that writes a background sink's lines, and the queue the store's threads hand
