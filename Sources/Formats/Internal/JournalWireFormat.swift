@@ -252,9 +252,17 @@ func wallNanoseconds(_ date: Date) -> Int64 {
   return Int64(nanoseconds)
 }
 
-/// A duration as whole nanoseconds.
+/// A duration as whole nanoseconds, rounded toward zero.
 @inlinable
 func nanoseconds(_ duration: Duration) -> Int64 {
+  if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+    // A duration under nine seconds (an action's chain and reducer) has its attoseconds in 64
+    // bits, which divide with a multiplication; `components` divides 128 bits, twice a line's
+    // share of the sink's time on durations.
+    let attoseconds = duration.attoseconds
+    if let narrow = Int64(exactly: attoseconds) { return narrow / 1_000_000_000 }
+    return Int64(truncatingIfNeeded: attoseconds / 1_000_000_000)
+  }
   let (seconds, attoseconds) = duration.components
   return seconds &* 1_000_000_000 &+ attoseconds / 1_000_000_000
 }
