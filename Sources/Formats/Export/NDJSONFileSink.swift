@@ -228,16 +228,12 @@ extension LineFormat {
   static var specialized: LineFormat {
     LineFormat(
       entry: { objects, entry, checkpoint, writer in
-        writer.raw(#"{"entry":"#)
-        objects.writeEntry(entry, checkpoint: checkpoint, stateAfter: nil, into: &writer)
-        writer.raw("}\n")
+        writeEntryLine(objects, entry, checkpoint, into: &writer)
       },
       line: { objects, lines, index, writer in
         switch lines[index] {
         case .entry(let entry, let checkpoint):
-          writer.raw(#"{"entry":"#)
-          objects.writeEntry(entry, checkpoint: checkpoint, stateAfter: nil, into: &writer)
-          writer.raw("}\n")
+          writeEntryLine(objects, entry, checkpoint, into: &writer)
         case .event(let event):
           writer.raw(#"{"effect":"#)
           objects.writeEvent(event, into: &writer)
@@ -247,6 +243,17 @@ extension LineFormat {
         }
         return nil
       })
+  }
+
+  /// Writes an entry's line.
+  @inlinable
+  static func writeEntryLine(
+    _ objects: JournalObjectWriter<State, Action>, _ entry: JournalEntry<Action>,
+    _ checkpoint: JournalCheckpoint<State>?, into writer: inout JSONWriter
+  ) {
+    writer.raw(#"{"entry":"#)
+    objects.writeEntry(entry, checkpoint: checkpoint, stateAfter: nil, into: &writer)
+    writer.raw("}\n")
   }
 }
 
