@@ -41,7 +41,7 @@ import TracerFixtures
     // would not return.
     let sink = try Sink(
       url: url, options: ExportOptions(), writing: .inBackground(), followingSymbolicLinks: false,
-      napInterval: 3_600, handOff: .queueing)
+      napInterval: 3_600, handOff: .queueing, format: .specialized)
     let (store, _) = makeTracedStore(.init(sinks: [sink]), probe: false)
     store.send(.increment)
     sink.flush()

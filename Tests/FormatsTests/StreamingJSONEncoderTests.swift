@@ -15,7 +15,7 @@ private func streamed(
   _ value: some Encodable, encoder: StreamingJSONEncoder = StreamingJSONEncoder(), after prefix: String = ""
 ) -> (text: String, singleKey: String?)? {
   var writer = JSONWriter()
-  writer.bytes = Array(prefix.utf8)
+  writer.utf8(prefix)
   guard let written = encoder.write(value, into: &writer) else {
     #expect(writer.bytes == Array(prefix.utf8), "a value handed back leaves the output as it was")
     return nil
@@ -274,7 +274,7 @@ extension Box: Sendable where Value: Sendable {}
     var writer = JSONWriter()
     for value in [Action.add(1), .add(2), .add(1), .increment, .add(2)] {
       _ = encoding.write(value, into: &writer)
-      writer.bytes.append(UInt8(ascii: " "))
+      writer.append(UInt8(ascii: " "))
     }
     #expect(
       String(decoding: writer.bytes, as: UTF8.self)

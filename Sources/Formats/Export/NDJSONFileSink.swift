@@ -81,14 +81,14 @@ public final class NDJSONFileSink<State: Sendable, Action: Sendable>: JournalSin
   ) throws(JournalExportError) {
     try self.init(
       url: url, options: options, writing: writing, followingSymbolicLinks: followingSymbolicLinks,
-      napInterval: BackgroundWriter<State, Action>.napInterval, handOff: .queueing)
+      napInterval: BackgroundWriter<State, Action>.napInterval, handOff: .queueing, format: .specialized)
   }
 
   /// The public initializer, with the background thread's nap between batches given.
   @usableFromInline
   init(
     url: URL, options: ExportOptions, writing: Writing, followingSymbolicLinks: Bool,
-    napInterval: TimeInterval, handOff: HandOff<State, Action>
+    napInterval: TimeInterval, handOff: HandOff<State, Action>, format: LineFormat<State, Action>
   ) throws(JournalExportError) {
     let path = url.path
     let noFollow = followingSymbolicLinks ? 0 : O_NOFOLLOW
@@ -97,7 +97,7 @@ public final class NDJSONFileSink<State: Sendable, Action: Sendable>: JournalSin
       if errno == ELOOP && !followingSymbolicLinks { throw .symbolicLink(path: path) }
       throw .cannotOpen(path: path, errno: errno)
     }
-    file = SinkFile(path: path, descriptor: descriptor, redaction: options.redaction)
+    file = SinkFile(path: path, descriptor: descriptor, redaction: options.redaction, format: format)
     if case .inBackground(let maxPendingLines) = writing {
       background = BackgroundWriter(
         file: file, maxPendingLines: max(1, maxPendingLines), napInterval: napInterval)
@@ -136,7 +136,7 @@ public final class NDJSONFileSink<State: Sendable, Action: Sendable>: JournalSin
     if let background {
       handOff.entry(background, entry, checkpoint, metadata)
     } else {
-      file.write([.entry(entry, checkpoint)], header: metadata)
+      file.write(entry, checkpoint: checkpoint, header: metadata)
     }
   }
 
@@ -188,6 +188,75 @@ extension HandOff {
   }
 }
 
+/// How the sink formats its lines: closures formed where the sink is created, in the client, as
+/// ``HandOff`` is, so that an entry's line is written by code specialized for the client's types.
+/// The sink's file reaches them from its own code, unspecialized, where every generic value the
+/// formatting touched (the entry, its action, the pending line) looked up its type's metadata.
+@usableFromInline
+struct LineFormat<State: Sendable, Action: Sendable>: Sendable {
+  /// Writes the entry's object.
+  let entry:
+    @Sendable (
+      JournalObjectWriter<State, Action>, JournalEntry<Action>, JournalCheckpoint<State>?, inout JSONWriter
+    ) -> Void
+  /// Writes the line at a position of a batch, or returns the metadata of the header found there
+  /// for the file to write (unless it wrote one already).
+  let line:
+    @Sendable (
+      JournalObjectWriter<State, Action>, [PendingLine<State, Action>], Int, inout JSONWriter
+    ) -> JournalMetadata?
+
+  @usableFromInline
+  init(
+    entry:
+      @escaping @Sendable (
+        JournalObjectWriter<State, Action>, JournalEntry<Action>, JournalCheckpoint<State>?, inout JSONWriter
+      ) -> Void,
+    line:
+      @escaping @Sendable (
+        JournalObjectWriter<State, Action>, [PendingLine<State, Action>], Int, inout JSONWriter
+      ) -> JournalMetadata?
+  ) {
+    self.entry = entry
+    self.line = line
+  }
+}
+
+extension LineFormat {
+  /// The entry and event lines; formed in the client when the sink's inlinable initializer is.
+  @inlinable
+  static var specialized: LineFormat {
+    LineFormat(
+      entry: { objects, entry, checkpoint, writer in
+        writeEntryLine(objects, entry, checkpoint, into: &writer)
+      },
+      line: { objects, lines, index, writer in
+        switch lines[index] {
+        case .entry(let entry, let checkpoint):
+          writeEntryLine(objects, entry, checkpoint, into: &writer)
+        case .event(let event):
+          writer.raw(#"{"effect":"#)
+          objects.writeEvent(event, into: &writer)
+          writer.raw("}\n")
+        case .header(let metadata):
+          return metadata
+        }
+        return nil
+      })
+  }
+
+  /// Writes an entry's line.
+  @inlinable
+  static func writeEntryLine(
+    _ objects: JournalObjectWriter<State, Action>, _ entry: JournalEntry<Action>,
+    _ checkpoint: JournalCheckpoint<State>?, into writer: inout JSONWriter
+  ) {
+    writer.raw(#"{"entry":"#)
+    objects.writeEntry(entry, checkpoint: checkpoint, stateAfter: nil, into: &writer)
+    writer.raw("}\n")
+  }
+}
+
 /// A line recorded and not yet formatted: what it is made of.
 ///
 /// Entry and event lines do not carry the journal's metadata: only the header needs it, and
@@ -203,26 +272,22 @@ enum PendingLine<State: Sendable, Action: Sendable>: Sendable {
 /// The sink's file and the formatter of its lines, shared by the sink and its background writer.
 final class SinkFile<State: Sendable, Action: Sendable>: Sendable {
   let path: String
-  private let state: SanitizerVisibleMutex<FileState>
+  private let state: SanitizerVisibleMutex<SinkFileState>
+  private let format: LineFormat<State, Action>
+  /// Formats the lines: what it learns about the action and state types (their conformances,
+  /// the JSON of small actions) is kept from one line to the next.
+  // Used only under `state`'s lock, by one thread at a time. Kept out of the locked value so
+  // that the value's type is not generic: the lock taken for each line of an each-line sink,
+  // in code not specialized for the sink's types, looked up a generic value's metadata.
+  private nonisolated(unsafe) let objects: JournalObjectWriter<State, Action>
   /// The most bytes gathered before a batch is written out.
   private static var batchBytes: Int { 1 << 16 }
 
-  private struct FileState {
-    var descriptor: Int32
-    var wroteHeader = false
-    var lines = 0
-    var error: JournalExportError?
-    /// Formats the lines: what it learns about the action and state types (their conformances,
-    /// the JSON of small actions) is kept from one line to the next.
-    let objects: JournalObjectWriter<State, Action>
-    /// The lines being written, the buffer kept from one batch to the next.
-    var buffer = JSONWriter(capacity: 512)
-  }
-
-  init(path: String, descriptor: Int32, redaction: Redaction) {
+  init(path: String, descriptor: Int32, redaction: Redaction, format: LineFormat<State, Action>) {
     self.path = path
-    state = SanitizerVisibleMutex(
-      FileState(descriptor: descriptor, objects: JournalObjectWriter(redaction: redaction)))
+    self.format = format
+    objects = JournalObjectWriter(redaction: redaction)
+    state = SanitizerVisibleMutex(SinkFileState(descriptor: descriptor))
   }
 
   var linesWritten: Int { state.withLock { $0.lines } }
@@ -237,36 +302,43 @@ final class SinkFile<State: Sendable, Action: Sendable>: Sendable {
     }
   }
 
+  /// Formats the entry's line (after the header made of `header`, if nothing was written yet)
+  /// and writes it with one `write`.
+  func write(_ entry: JournalEntry<Action>, checkpoint: JournalCheckpoint<State>?, header: JournalMetadata) {
+    state.withLock { state in
+      guard state.descriptor >= 0, state.error == nil else { return }
+      state.buffer.removeAll()
+      var count = 1
+      if !state.wroteHeader {
+        writeHeader(header, into: &state)
+        count += 1
+      }
+      format.entry(objects, entry, checkpoint, &state.buffer)
+      _ = Self.flush(&state, path: path, lines: &count)
+    }
+  }
+
   /// Formats `lines` (after the header made of `header`, if nothing was written yet) and writes
   /// them, in as few `write`s as their size allows; lines are only ever written whole, in order.
   func write(_ lines: [PendingLine<State, Action>], header: JournalMetadata? = nil) {
     state.withLock { state in
       guard state.descriptor >= 0, state.error == nil else { return }
-      state.buffer.bytes.removeAll(keepingCapacity: true)
+      state.buffer.removeAll()
       var count = 0
       if !state.wroteHeader, let header {
-        Self.writeHeader(header, into: &state)
+        writeHeader(header, into: &state)
         count += 1
       }
-      // By position, not `for line in lines`: the element is read in place, not copied out.
-      for index in lines.indices {
-        switch lines[index] {
-        case .entry(let entry, let checkpoint):
-          state.buffer.raw(#"{"entry":"#)
-          state.objects.writeEntry(entry, checkpoint: checkpoint, stateAfter: nil, into: &state.buffer)
-          state.buffer.raw("}\n")
-          count += 1
-        case .event(let event):
-          state.buffer.raw(#"{"effect":"#)
-          state.objects.writeEvent(event, into: &state.buffer)
-          state.buffer.raw("}\n")
-          count += 1
-        case .header(let metadata):
-          guard !state.wroteHeader else { break }
-          Self.writeHeader(metadata, into: &state)
+      for index in 0..<lines.count {
+        if let metadata = format.line(objects, lines, index, &state.buffer) {
+          if !state.wroteHeader {
+            writeHeader(metadata, into: &state)
+            count += 1
+          }
+        } else {
           count += 1
         }
-        if state.buffer.bytes.count >= Self.batchBytes {
+        if state.buffer.count >= Self.batchBytes {
           guard Self.flush(&state, path: path, lines: &count) else { return }
         }
       }
@@ -274,12 +346,12 @@ final class SinkFile<State: Sendable, Action: Sendable>: Sendable {
     }
   }
 
-  private static func writeHeader(_ metadata: JournalMetadata, into state: inout FileState) {
+  private func writeHeader(_ metadata: JournalMetadata, into state: inout SinkFileState) {
     state.buffer.write(
       .object([
         JSONMember("format", .string(JournalWireFormat.streamFormat)),
         JSONMember("version", .integer(JournalWireFormat.version)),
-        JSONMember("meta", state.objects.meta(metadata, counts: nil)),
+        JSONMember("meta", objects.meta(metadata, counts: nil)),
       ]))
     state.buffer.raw("\n")
     state.wroteHeader = true
@@ -287,11 +359,11 @@ final class SinkFile<State: Sendable, Action: Sendable>: Sendable {
 
   /// Writes the buffer with one `write` (a kill loses at most the line it was in the middle of)
   /// and counts its lines; `false` after a write error, which stops the sink.
-  private static func flush(_ state: inout FileState, path: String, lines: inout Int) -> Bool {
-    defer { state.buffer.bytes.removeAll(keepingCapacity: true) }
-    guard !state.buffer.bytes.isEmpty else { return true }
+  private static func flush(_ state: inout SinkFileState, path: String, lines: inout Int) -> Bool {
+    defer { state.buffer.removeAll() }
+    guard state.buffer.count > 0 else { return true }
     do throws(JournalExportError) {
-      try ExportStream.write(state.buffer.bytes, to: state.descriptor, path: path)
+      try ExportStream.write(state.buffer, to: state.descriptor, path: path)
       state.lines += lines
       lines = 0
       return true
@@ -300,6 +372,16 @@ final class SinkFile<State: Sendable, Action: Sendable>: Sendable {
       return false
     }
   }
+}
+
+/// What ``SinkFile`` changes as it writes, under its lock.
+private struct SinkFileState {
+  var descriptor: Int32
+  var wroteHeader = false
+  var lines = 0
+  var error: JournalExportError?
+  /// The lines being written, the buffer kept from one batch to the next.
+  var buffer = JSONWriter(capacity: 512)
 }
 
 /// The thread that writes a background sink's lines, and the queue the store's threads hand

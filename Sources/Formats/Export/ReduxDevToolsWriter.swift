@@ -34,7 +34,7 @@ struct ReduxDevToolsWriter<Input: ReduxDevToolsInput> {
       for position in 0..<input.entryCount {
         if position > 0 { payload.raw(",") }
         payload.write(input.fluxAction(at: position))
-        try check(payload.bytes.count)
+        try check(payload.count)
       }
       payload.raw("]")
       stream.writer.raw(#"{"payload":"#)

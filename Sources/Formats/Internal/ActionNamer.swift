@@ -3,6 +3,7 @@ import ChronicleTracer
 
 /// Names actions during one export, cheaply: reflecting on every action costs about a
 /// microsecond, while an enum's synthesized encoding, `{"add": {…}}`, already holds the name.
+@usableFromInline
 final class ActionNamer {
   /// Whether the actions are enums, learned from the first one.
   private var actionsAreEnums: Bool?
@@ -16,6 +17,7 @@ final class ActionNamer {
 
   /// The name of `action`, whose encoding is an object with the one member `singleKey`, if any.
   // Generic, so that an action named by its key is not boxed as `Any` first.
+  @usableFromInline
   func name<Action>(of action: Action, singleKey: String?) -> String {
     if actionsAreEnums == nil { actionsAreEnums = Mirror(reflecting: action).displayStyle == .enum }
     if actionsAreEnums == true, let singleKey { return singleKey }

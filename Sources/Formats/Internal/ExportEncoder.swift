@@ -70,13 +70,13 @@ struct ExportEncoder {
       let key = withUnsafeBytes(of: value) { SmallValueBytes($0) }
       if let known = cache.values[key] {
         cache.hits += 1
-        writer.bytes.append(contentsOf: known.bytes)
+        writer.append(known.bytes)
         return known.written
       }
-      let start = writer.bytes.count
+      let start = writer.count
       guard let written = encoder.write(value, into: &writer) else { return nil }
       if cache.values.count < SmallValueCache.limit {
-        cache.values[key] = (Array(writer.bytes[start...]), written)
+        cache.values[key] = (writer.withUnsafeBytes { Array($0[start...]) }, written)
       } else {
         cache.missesWhileFull += 1
       }
@@ -110,6 +110,7 @@ struct ExportEncoder {
 ///
 /// A class: generic code copies a reference without asking the runtime for the type's metadata,
 /// which a struct of a generic type costs on every use (measured: a tenth of an export's time).
+@usableFromInline
 final class ValueEncoding<Value> {
   let exporter: ExportEncoder
   let typed: ((Value) throws -> JSONValue)?
@@ -138,6 +139,7 @@ final class ValueEncoding<Value> {
   /// Writes the value's JSON (the same bytes as ``encode(_:)``'s); returns whether it is its
   /// encoding (replayable) rather than its description, and the key of its only member when
   /// it is an encoded object of one member (an enum case's name).
+  @usableFromInline
   func write(_ value: Value, into writer: inout JSONWriter) -> (encoded: Bool, singleKey: String?) {
     if let streamed, fallbacks < Self.fallbackLimit {
       if let written = streamed(value, &writer) { return (true, written.singleKey) }

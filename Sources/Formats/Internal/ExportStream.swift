@@ -28,7 +28,7 @@ struct ExportStream: ~Copyable {
   private var flushedCount = 0
 
   /// The bytes of output so far, written or still in ``writer``.
-  var byteCount: Int { flushedCount + writer.bytes.count }
+  var byteCount: Int { flushedCount + writer.count }
 
   /// A stream that keeps its output in ``data``.
   init() {
@@ -73,7 +73,7 @@ struct ExportStream: ~Copyable {
   }
 
   mutating func flushIfNeeded() throws(JournalExportError) {
-    if writer.bytes.count >= Self.threshold { try flush() }
+    if writer.count >= Self.threshold { try flush() }
   }
 
   /// Whether `<` is written as `\u003c`: for JSON inside an HTML `<script>` element, where
@@ -82,32 +82,35 @@ struct ExportStream: ~Copyable {
   var escapesLessThan = false
 
   mutating func flush() throws(JournalExportError) {
-    if escapesLessThan, writer.bytes.contains(UInt8(ascii: "<")) {
+    if escapesLessThan, writer.withUnsafeBytes({ $0.contains(UInt8(ascii: "<")) }) {
       var escaped: [UInt8] = []
-      escaped.reserveCapacity(writer.bytes.count + 64)
-      for byte in writer.bytes {
-        if byte == UInt8(ascii: "<") {
-          escaped.append(contentsOf: #"\u003c"#.utf8)
-        } else {
-          escaped.append(byte)
+      escaped.reserveCapacity(writer.count + 64)
+      writer.withUnsafeBytes { bytes in
+        for byte in bytes {
+          if byte == UInt8(ascii: "<") {
+            escaped.append(contentsOf: #"\u003c"#.utf8)
+          } else {
+            escaped.append(byte)
+          }
         }
       }
-      writer.bytes = escaped
+      writer.removeAll()
+      writer.append(escaped)
     }
-    flushedCount += writer.bytes.count
-    defer { writer.bytes.removeAll(keepingCapacity: true) }
+    flushedCount += writer.count
+    defer { writer.removeAll() }
     guard let file else {
-      data.append(contentsOf: writer.bytes)
+      writer.withUnsafeBytes { data.append(contentsOf: $0) }
       return
     }
-    try Self.write(writer.bytes, to: file.descriptor, path: file.path)
+    try Self.write(writer, to: file.descriptor, path: file.path)
   }
 
-  /// Writes all of `bytes`, retrying partial writes and interruptions.
-  static func write(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(JournalExportError) {
-    guard !bytes.isEmpty else { return }
+  /// Writes all of `writer`'s bytes, retrying partial writes and interruptions.
+  static func write(_ writer: JSONWriter, to descriptor: Int32, path: String) throws(JournalExportError) {
+    guard writer.count > 0 else { return }
     var failure: Int32 = 0
-    bytes.withUnsafeBytes { buffer in
+    writer.withUnsafeBytes { buffer in
       // Not empty (checked above), so the buffer has an address.
       guard let start = buffer.baseAddress else { return }
       var offset = 0

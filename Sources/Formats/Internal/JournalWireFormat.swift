@@ -10,13 +10,18 @@ enum JournalWireFormat {
 }
 
 /// Builds the JSON objects of the journal formats: meta, entries, effect events.
+///
+/// Usable from inlinable code: the NDJSON sink forms its line formatting in the client, where
+/// ``writeEntry(_:checkpoint:stateAfter:redactedChanges:into:)`` is specialized for the
+/// client's types (unspecialized, each generic value it touched looked up its type's metadata).
+@usableFromInline
 struct JournalObjectWriter<State: Sendable, Action: Sendable> {
   let encoder: ExportEncoder
-  let namer = ActionNamer()
-  private let actions: ValueEncoding<Action>
+  @usableFromInline let namer = ActionNamer()
+  @usableFromInline let actions: ValueEncoding<Action>
   private let states: ValueEncoding<State>
   /// Where an entry's action is written before its line, which names its case first.
-  private let scratch = ScratchWriter()
+  @usableFromInline let scratch = ScratchWriter()
 
   init(redaction: Redaction) {
     encoder = ExportEncoder(redaction: redaction)
@@ -61,6 +66,7 @@ struct JournalObjectWriter<State: Sendable, Action: Sendable> {
   }
 
   /// Writes ``cause(_:)``'s object.
+  @inlinable
   func writeCause(_ cause: Cause, into writer: inout JSONWriter) {
     writer.raw(#"{"kind":"#)
     writer.string(cause.kind.rawValue)
@@ -105,12 +111,12 @@ struct JournalObjectWriter<State: Sendable, Action: Sendable> {
   ///
   /// With `redactedChanges`, which saw the state before this entry, an entry written with its
   /// `state` lists the places of the redacted values that changed in `redactedChanges`.
-  @inline(__always)
+  @inlinable
   func writeEntry(
     _ entry: JournalEntry<Action>, checkpoint: JournalCheckpoint<State>?, stateAfter: State?,
     redactedChanges: RedactedChangeTracker? = nil, into writer: inout JSONWriter
   ) {
-    scratch.writer.bytes.removeAll(keepingCapacity: true)
+    scratch.writer.removeAll()
     let (replayable, singleKey) = actions.write(entry.action, into: &scratch.writer)
     let name = namer.name(of: entry.action, singleKey: replayable ? singleKey : nil)
     writer.raw(#"{"index":"#)
@@ -130,7 +136,7 @@ struct JournalObjectWriter<State: Sendable, Action: Sendable> {
     writer.raw(#","type":"#)
     writer.string(name)
     writer.raw(#","action":"#)
-    writer.bytes.append(contentsOf: scratch.writer.bytes)
+    writer.append(scratch.writer)
     writer.raw(replayable ? #","replayable":true,"outcome":"# : #","replayable":false,"outcome":"#)
     writer.string(entry.outcome.rawValue)
     writer.raw(#","durations":{"chain":"#)
@@ -144,6 +150,19 @@ struct JournalObjectWriter<State: Sendable, Action: Sendable> {
       writer.integer(nanoseconds(offset))
     }
     writer.raw("}")
+    if checkpoint != nil || stateAfter != nil {
+      writeStates(
+        checkpoint: checkpoint, stateAfter: stateAfter, redactedChanges: redactedChanges, into: &writer)
+    }
+    writer.raw("}")
+  }
+
+  /// Writes an entry's checkpoint and state members: rare in a stream, left out of line.
+  @usableFromInline
+  func writeStates(
+    checkpoint: JournalCheckpoint<State>?, stateAfter: State?, redactedChanges: RedactedChangeTracker?,
+    into writer: inout JSONWriter
+  ) {
     if let checkpoint {
       writer.raw(#","checkpoint":{"kind":"#)
       writer.string(checkpoint.kind.rawValue)
@@ -164,10 +183,10 @@ struct JournalObjectWriter<State: Sendable, Action: Sendable> {
       writer.raw(#","state":"#)
       writer.write(state(stateAfter))
     }
-    writer.raw("}")
   }
 
   /// Writes ``event(_:)``'s object.
+  @usableFromInline
   func writeEvent(_ event: JournalEffectEvent, into writer: inout JSONWriter) {
     writer.raw(#"{"effect":"#)
     writer.integer(event.effect)
@@ -212,14 +231,18 @@ struct JournalObjectWriter<State: Sendable, Action: Sendable> {
 }
 
 /// A byte buffer kept from one entry to the next.
+@usableFromInline
 final class ScratchWriter {
   // Used by one thread at a time, never re-entered: no run-time exclusivity check.
-  @exclusivity(unchecked) var writer = JSONWriter(capacity: 256)
+  @usableFromInline @exclusivity(unchecked) var writer = JSONWriter(capacity: 256)
+
+  init() {}
 }
 
 /// A wall-clock time as nanoseconds since 1970, within the formats' range of times: a `Date`
 /// holds a `Double`, whose rounding can take a time at the edge of the range just past it, and
 /// converting a `Double` beyond `Int64` would trap.
+@usableFromInline
 func wallNanoseconds(_ date: Date) -> Int64 {
   let nanoseconds = (date.timeIntervalSince1970 * 1e9).rounded()
   let limit = JournalNumberRange.maxTime
@@ -229,8 +252,17 @@ func wallNanoseconds(_ date: Date) -> Int64 {
   return Int64(nanoseconds)
 }
 
-/// A duration as whole nanoseconds.
+/// A duration as whole nanoseconds, rounded toward zero.
+@inlinable
 func nanoseconds(_ duration: Duration) -> Int64 {
+  if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+    // A duration under nine seconds (an action's chain and reducer) has its attoseconds in 64
+    // bits, which divide with a multiplication; `components` divides 128 bits, twice a line's
+    // share of the sink's time on durations.
+    let attoseconds = duration.attoseconds
+    if let narrow = Int64(exactly: attoseconds) { return narrow / 1_000_000_000 }
+    return Int64(truncatingIfNeeded: attoseconds / 1_000_000_000)
+  }
   let (seconds, attoseconds) = duration.components
   return seconds &* 1_000_000_000 &+ attoseconds / 1_000_000_000
 }

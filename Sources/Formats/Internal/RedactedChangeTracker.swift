@@ -7,6 +7,7 @@ import ChronicleTracer
 ///
 /// Only the redacted parts of the two states are compared, by their place in the JSON, with
 /// ``/ChronicleInspection/StateDiff`` (which compares a sensitive value without showing it).
+@usableFromInline
 final class RedactedChangeTracker {
   private var previous: [[StatePatch.PathComponent]: Any] = [:]
 

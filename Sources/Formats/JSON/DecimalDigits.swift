@@ -1,18 +1,19 @@
 /// Decimal text of integers without going through `String(_:radix:)`, which formats through a
 /// generic path several times slower: exports write an integer or more per entry.
+@usableFromInline
 enum DecimalDigits {
   /// The most bytes a 64-bit integer's text needs: a sign and 20 digits.
-  static let maxCount = 21
+  @usableFromInline static let maxCount = 21
 
   /// The two digits of 0 to 99, in order.
-  private static let pairDigits: StaticString = """
+  @usableFromInline static let pairDigits: StaticString = """
     00010203040506070809101112131415161718192021222324252627282930313233343536373839\
     40414243444546474849505152535455565758596061626364656667686970717273747576777879\
     8081828384858687888990919293949596979899
     """
 
   /// Writes the decimal text of `value` at the end of `buffer` and returns where it starts.
-  @inline(__always)
+  @inlinable @inline(__always)
   static func write(_ value: some BinaryInteger, into buffer: UnsafeMutableRawBufferPointer) -> Int {
     var position = buffer.count
     let negative = value < 0

@@ -45,7 +45,7 @@ final class StreamingJSONEncoder {
   /// Appends the JSON of `value` to `output`; `nil`, with `output` as it was, when `value` must
   /// be encoded by the tree encoder (see the type's description).
   func write<T: Encodable>(_ value: T, into output: inout JSONWriter) -> Written? {
-    let start = output.bytes.count
+    let start = output.count
     swap(&writer, &output)
     failed = false
     var singleKey: String?
@@ -57,7 +57,7 @@ final class StreamingJSONEncoder {
     while depth > 0 { closeLast() }
     swap(&writer, &output)
     if failed {
-      output.bytes.removeSubrange(start...)
+      output.removeSuffix(from: start)
       return nil
     }
     return Written(singleKey: singleKey)
@@ -96,8 +96,8 @@ final class StreamingJSONEncoder {
     switch frame.kind {
     // An encoder that wrote nothing is an empty object, as `JSONEncoder` writes.
     case .pending: writer.raw("{}")
-    case .object: writer.bytes.append(UInt8(ascii: "}"))
-    case .array: writer.bytes.append(UInt8(ascii: "]"))
+    case .object: writer.append(UInt8(ascii: "}"))
+    case .array: writer.append(UInt8(ascii: "]"))
     case .value: break
     }
     frame.generation &+= 1
@@ -121,17 +121,17 @@ final class StreamingJSONEncoder {
       frame.keys.append(name)
       if frame.keys.count > Frame.linearLimit { frame.keySet = Set(frame.keys) }
     }
-    if frame.count > 0 { writer.bytes.append(UInt8(ascii: ",")) }
+    if frame.count > 0 { writer.append(UInt8(ascii: ",")) }
     frame.count += 1
     writer.string(name)
-    writer.bytes.append(UInt8(ascii: ":"))
+    writer.append(UInt8(ascii: ":"))
     return true
   }
 
   /// Writes the comma before the next element of the array `frame` and counts the element;
   /// returns its position.
   fileprivate func element(of frame: Frame) -> Int {
-    if frame.count > 0 { writer.bytes.append(UInt8(ascii: ",")) }
+    if frame.count > 0 { writer.append(UInt8(ascii: ",")) }
     frame.count += 1
     return frame.count - 1
   }
@@ -222,7 +222,7 @@ final class StreamingJSONEncoder {
     // The tree encoder throws for it, with the value's coding path: let it.
     guard number.isFinite else { throw StreamingFallback() }
     let text = number.description
-    if text.hasPrefix(".") { writer.bytes.append(UInt8(ascii: "0")) }
+    if text.hasPrefix(".") { writer.append(UInt8(ascii: "0")) }
     writer.utf8(text)
   }
 
@@ -293,7 +293,7 @@ private struct StreamEncoder: Encoder, SingleValueEncodingContainer {
     if encoder.activate(handle) {
       switch handle.frame.kind {
       case .pending:
-        encoder.writer.bytes.append(UInt8(ascii: "{"))
+        encoder.writer.append(UInt8(ascii: "{"))
         handle.frame.kind = .object
       case .object: break
       case .array, .value: _ = encoder.fail()
@@ -306,7 +306,7 @@ private struct StreamEncoder: Encoder, SingleValueEncodingContainer {
     if encoder.activate(handle) {
       switch handle.frame.kind {
       case .pending:
-        encoder.writer.bytes.append(UInt8(ascii: "["))
+        encoder.writer.append(UInt8(ascii: "["))
         handle.frame.kind = .array
       case .array: break
       case .object, .value: _ = encoder.fail()
@@ -452,7 +452,7 @@ private struct StreamKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProto
   /// Opens a nested object or array as the member `key`.
   private func open(_ kind: Frame.Kind, forKey key: Key) -> Handle {
     guard member(key) else { return handle }
-    encoder.writer.bytes.append(kind == .object ? UInt8(ascii: "{") : UInt8(ascii: "["))
+    encoder.writer.append(kind == .object ? UInt8(ascii: "{") : UInt8(ascii: "["))
     return Handle(frame: encoder.frame(kind, parent: handle.frame, key: key))
   }
 
@@ -502,7 +502,7 @@ private struct StreamUnkeyedContainer: UnkeyedEncodingContainer {
   private func open(_ kind: Frame.Kind) -> Handle {
     guard encoder.activate(handle) else { return handle }
     let position = encoder.element(of: handle.frame)
-    encoder.writer.bytes.append(kind == .object ? UInt8(ascii: "{") : UInt8(ascii: "["))
+    encoder.writer.append(kind == .object ? UInt8(ascii: "{") : UInt8(ascii: "["))
     return Handle(
       frame: encoder.frame(kind, parent: handle.frame, key: IndexKey(intValue: position)))
   }

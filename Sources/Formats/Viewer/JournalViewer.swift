@@ -48,13 +48,13 @@ public enum JournalViewer {
     throws(JournalExportError)
   {
     let (before, after) = ViewerPage.parts(title: title)
-    stream.writer.bytes.append(contentsOf: before.utf8)
+    stream.writer.utf8(before)
     try stream.flush()
     stream.escapesLessThan = true
     try ViewerData(input: input, title: title, interval: fullStateInterval).write(into: &stream)
     try stream.flush()
     stream.escapesLessThan = false
-    stream.writer.bytes.append(contentsOf: after.utf8)
+    stream.writer.utf8(after)
     try stream.finish()
   }
 }

@@ -1,0 +1,53 @@
+import Testing
+
+@testable import ChronicleFormats
+
+/// `JSONWriter`'s memory: it grows as it is written, and a copy keeps what it held.
+@Suite struct JSONWriterTests {
+  private func text(_ writer: JSONWriter) -> String {
+    String(decoding: writer.bytes, as: UTF8.self)
+  }
+
+  @Test func writingPastTheFirstCapacityKeepsEveryByte() {
+    var writer = JSONWriter(capacity: 4)
+    var expected = ""
+    for number in 0..<1_000 {
+      writer.raw(",")
+      writer.integer(number)
+      writer.string("item \(number)")
+      expected += #",\#(number)"item \#(number)""#
+    }
+    #expect(text(writer) == expected)
+    #expect(writer.count == expected.utf8.count)
+  }
+
+  @Test func aCopyKeepsItsBytesWhenTheOriginalIsClearedAndWrittenAgain() {
+    var writer = JSONWriter()
+    writer.string("first")
+    let copy = writer
+    writer.removeAll()
+    writer.string("second")
+    #expect(text(copy) == #""first""#)
+    #expect(text(writer) == #""second""#)
+  }
+
+  @Test func removingASuffixKeepsTheBytesBeforeIt() {
+    var writer = JSONWriter()
+    writer.raw(#"{"a":"#)
+    let end = writer.count
+    writer.string("dropped")
+    writer.removeSuffix(from: end)
+    writer.raw("1}")
+    #expect(text(writer) == #"{"a":1}"#)
+  }
+
+  @Test func appendingAWriterWritesItsBytes() {
+    var scratch = JSONWriter()
+    scratch.string("tab\there")
+    var writer = JSONWriter()
+    writer.raw(#"{"s":"#)
+    writer.append(scratch)
+    writer.raw("}")
+    #expect(text(writer) == #"{"s":"tab\there"}"#)
+  }
+}
