@@ -317,32 +317,14 @@ extension EntryFields {
     } else {
       return nil
     }
-    guard tape[durations].kind == .object, let chain = tape.member(durations, "chain"),
-      let chainNanos = integer(tape, chain, in: 0...(unknownDuration - 1))
-    else { return nil }
-    var reducerNanos = unknownDuration
-    if let reducer = tape.member(durations, "reducer") {
-      guard let nanos = integer(tape, reducer, in: 0...(unknownDuration - 1)) else { return nil }
-      reducerNanos = nanos
-    }
-    var reducerOffsetNanos = unknownDuration
-    if let offset = tape.member(durations, "reducerOffset") {
-      guard let nanos = integer(tape, offset, in: 0...(unknownDuration - 1)) else { return nil }
-      reducerOffsetNanos = nanos
+    guard let (chainNanos, reducerNanos, reducerOffsetNanos) = tapeDurations(tape, durations) else {
+      return nil
     }
     var checkpointIsResync: Bool?
     var state: Int?
     if let checkpoint {
-      guard tape[checkpoint].kind == .object, let kind = tape.member(checkpoint, "kind"),
-        let value = tape.member(checkpoint, "state")
-      else { return nil }
-      if tape.string(kind, is: "resync") {
-        checkpointIsResync = true
-      } else if tape.string(kind, is: "interval") {
-        checkpointIsResync = false
-      } else {
-        return nil
-      }
+      guard let (resync, value) = tapeCheckpoint(tape, checkpoint) else { return nil }
+      checkpointIsResync = resync
       state = value
     }
     let fields = EntryFields(
@@ -350,6 +332,40 @@ extension EntryFields {
       stopped: stopped, chainNanos: chainNanos, reducerNanos: reducerNanos,
       reducerOffsetNanos: reducerOffsetNanos, checkpointIsResync: checkpointIsResync)
     return TapeRead(fields: fields, replayable: replayable, action: action, state: state)
+  }
+
+  /// The `durations` object at token `durations`, as ``init(_:)`` reads it: the chain's, the
+  /// reducer's and the reducer's offset (``unknownDuration`` when absent); `nil` when it is not
+  /// as ``init(_:)`` accepts it.
+  private static func tapeDurations(
+    _ tape: JSONTapeView, _ durations: Int
+  ) -> (chain: UInt32, reducer: UInt32, reducerOffset: UInt32)? {
+    let range = 0...(unknownDuration - 1)
+    guard tape[durations].kind == .object, let chain = tape.member(durations, "chain"),
+      let chainNanos = integer(tape, chain, in: range)
+    else { return nil }
+    var reducerNanos = unknownDuration
+    if let reducer = tape.member(durations, "reducer") {
+      guard let nanos = integer(tape, reducer, in: range) else { return nil }
+      reducerNanos = nanos
+    }
+    var reducerOffsetNanos = unknownDuration
+    if let offset = tape.member(durations, "reducerOffset") {
+      guard let nanos = integer(tape, offset, in: range) else { return nil }
+      reducerOffsetNanos = nanos
+    }
+    return (chainNanos, reducerNanos, reducerOffsetNanos)
+  }
+
+  /// The `checkpoint` object at token `checkpoint`: whether it is a resync, and its state's
+  /// token; `nil` when it is not as ``init(_:)`` accepts it.
+  private static func tapeCheckpoint(_ tape: JSONTapeView, _ checkpoint: Int) -> (resync: Bool, state: Int)? {
+    guard tape[checkpoint].kind == .object, let kind = tape.member(checkpoint, "kind"),
+      let state = tape.member(checkpoint, "state")
+    else { return nil }
+    if tape.string(kind, is: "resync") { return (true, state) }
+    if tape.string(kind, is: "interval") { return (false, state) }
+    return nil
   }
 
   private init(
