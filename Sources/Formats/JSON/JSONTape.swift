@@ -194,19 +194,32 @@ extension JSONParser {
     JSONTape.Token(kind: kind, count: 0, next: index + 1, start: start, end: end)
   }
 
-  private mutating func tapeObject(into tokens: inout JSONTape.Tokens) throws(Failure) {
+  /// Opens the object or array at `position` with its token; `nil` when it is empty, already
+  /// closed, so the caller has nothing to read.
+  private mutating func openContainer(
+    _ kind: JSONTape.Kind, closing: UInt8, into tokens: inout JSONTape.Tokens
+  ) throws(Failure) -> Int? {
     try enter()
-    let object = tokens.count
-    tokens.append(JSONTape.Token(kind: .object, count: 0, next: 0, start: position, end: position))
+    let container = tokens.count
+    tokens.append(JSONTape.Token(kind: kind, count: 0, next: 0, start: position, end: position))
     position += 1
     skipWhitespace()
-    if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
-      position += 1
-      depth -= 1
-      tokens[object].next = tokens.count
-      tokens[object].end = position
-      return
-    }
+    guard position < bytes.count, bytes[position] == closing else { return container }
+    position += 1
+    depth -= 1
+    close(container, count: 0, in: &tokens)
+    return nil
+  }
+
+  /// Ends the container token at `container`, which holds `count` members or elements, here.
+  private func close(_ container: Int, count: Int, in tokens: inout JSONTape.Tokens) {
+    tokens[container].count = count
+    tokens[container].next = tokens.count
+    tokens[container].end = position
+  }
+
+  private mutating func tapeObject(into tokens: inout JSONTape.Tokens) throws(Failure) {
+    guard let object = try openContainer(.object, closing: UInt8(ascii: "}"), into: &tokens) else { return }
     var count = 0
     var keys = Set<String>()
     while true {
@@ -235,9 +248,7 @@ extension JSONParser {
       try tapeValue(into: &tokens)
       count += 1
       if try endOfMember(closing: UInt8(ascii: "}")) {
-        tokens[object].count = count
-        tokens[object].next = tokens.count
-        tokens[object].end = position
+        close(object, count: count, in: &tokens)
         return
       }
     }
@@ -276,27 +287,14 @@ extension JSONParser {
   }
 
   private mutating func tapeArray(into tokens: inout JSONTape.Tokens) throws(Failure) {
-    try enter()
-    let array = tokens.count
-    tokens.append(JSONTape.Token(kind: .array, count: 0, next: 0, start: position, end: position))
-    position += 1
-    skipWhitespace()
-    if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
-      position += 1
-      depth -= 1
-      tokens[array].next = tokens.count
-      tokens[array].end = position
-      return
-    }
+    guard let array = try openContainer(.array, closing: UInt8(ascii: "]"), into: &tokens) else { return }
     var count = 0
     while true {
       skipWhitespace()
       try tapeValue(into: &tokens)
       count += 1
       if try endOfMember(closing: UInt8(ascii: "]")) {
-        tokens[array].count = count
-        tokens[array].next = tokens.count
-        tokens[array].end = position
+        close(array, count: count, in: &tokens)
         return
       }
     }
