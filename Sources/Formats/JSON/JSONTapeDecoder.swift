@@ -5,13 +5,89 @@ import Foundation
 /// coding paths.
 ///
 /// Keyed containers find their keys by scanning the object's key tokens, comparing bytes: no
-/// dictionary, no string per key except for `allKeys`.
-struct JSONTapeDecoder {
+/// dictionary, no string per key except for `allKeys`, whose answers are kept (see
+/// ``keys(_:of:in:)``).
+///
+/// One decoder serves one thread: an importer decodes its values one after another with it.
+final class JSONTapeDecoder {
+  /// The decoder of the last top-level value, used again for the next one when nothing else
+  /// holds it: an import decodes a million actions, each of which would otherwise allocate one.
+  private var root: TapeDecoder?
+  /// The `allKeys` answers given so far (see ``keys(_:of:in:)``).
+  private var keyLists: [KeyList] = []
+
+  /// One `allKeys` answer: the key type, the object's keys (each its length byte, then its
+  /// bytes) and the keys, an array of that type held as the object it is.
+  private struct KeyList {
+    let type: ObjectIdentifier
+    let count: Int
+    let text: [UInt8]
+    let keys: AnyObject
+  }
+
+  /// The objects whose keys are kept: an enum's value has one key, a small struct a few.
+  private static let maxKeptKeys = 4
+  private static let maxKeptLists = 64
+
   /// The value of type `type` that the value at token `index` of `tape` holds.
   func decode<Value: Decodable>(
     _ type: Value.Type, from tape: JSONTapeView, at index: Int = 0
   ) throws -> Value {
-    try TapeDecoder(tape, index, key: nil, parent: nil).decodeValue(Value.self)
+    if root != nil, isKnownUniquelyReferenced(&root!) {
+      root!.tape = tape
+      root!.index = index
+    } else {
+      root = TapeDecoder(tape, index, key: nil, parent: nil, owner: self)
+    }
+    return try root!.decodeValue(Value.self)
+  }
+
+  /// The keys of type `Key` of the object at token `object`, built by `make` the first time an
+  /// object with the same key texts asks: a synthesized `init(from:)` of an enum asks for every
+  /// value, and building the array costs its allocation and a type metadata look-up (the
+  /// standard library then copies it twice more, which no decoder can avoid).
+  fileprivate func keys<Key: CodingKey>(
+    _ type: Key.Type, of object: Int, in tape: JSONTapeView, make: () -> [Key]
+  ) -> [Key] {
+    let count = tape[object].count
+    guard count <= Self.maxKeptKeys else { return make() }
+    let id = ObjectIdentifier(Key.self)
+    for list in keyLists where list.type == id && list.count == count && matches(list, object, tape) {
+      // An array is one reference to its storage whatever its element: the object kept is the
+      // array `make` returned, of this `Key`, so this is that array again.
+      return unsafeBitCast(list.keys, to: [Key].self)
+    }
+    let keys = make()
+    guard keyLists.count < Self.maxKeptLists else { return keys }
+    var text: [UInt8] = []
+    var index = object + 1
+    for _ in 0..<count {
+      let key = tape.slice(index)
+      guard key.count <= Int(UInt8.max) else { return keys }
+      text.append(UInt8(key.count))
+      text.append(contentsOf: key)
+      index = tape[index + 1].next
+    }
+    keyLists.append(KeyList(type: id, count: count, text: text, keys: unsafeBitCast(keys, to: AnyObject.self)))
+    return keys
+  }
+
+  /// Whether the object at token `object` has the keys of `list`, in its order.
+  private func matches(_ list: KeyList, _ object: Int, _ tape: JSONTapeView) -> Bool {
+    list.text.withUnsafeBufferPointer { text in
+      var offset = 0
+      var index = object + 1
+      for _ in 0..<list.count {
+        let key = tape.slice(index)
+        let length = Int(text[offset])
+        guard key.count == length,
+          key.elementsEqual(UnsafeBufferPointer(rebasing: text[(offset + 1)..<(offset + 1 + length)]))
+        else { return false }
+        offset += 1 + length
+        index = tape[index + 1].next
+      }
+      return true
+    }
   }
 }
 
@@ -28,16 +104,23 @@ private struct TapeIndexKey: CodingKey {
 
 /// The decoder of one value, and the node of the coding path (built only when asked for).
 private final class TapeDecoder: Decoder, SingleValueDecodingContainer {
-  let tape: JSONTapeView
-  let index: Int
+  /// Where the value is: set again when ``JSONTapeDecoder`` uses a top-level decoder again.
+  var tape: JSONTapeView
+  var index: Int
   let key: (any CodingKey)?
   let parent: TapeDecoder?
+  /// The decoder that keeps what decoding one value leaves for the next; it holds the top-level
+  /// decoder, which must not hold it.
+  unowned let owner: JSONTapeDecoder
 
-  init(_ tape: JSONTapeView, _ index: Int, key: (any CodingKey)?, parent: TapeDecoder?) {
+  init(
+    _ tape: JSONTapeView, _ index: Int, key: (any CodingKey)?, parent: TapeDecoder?, owner: JSONTapeDecoder
+  ) {
     self.tape = tape
     self.index = index
     self.key = key
     self.parent = parent
+    self.owner = owner
   }
 
   var codingPath: [any CodingKey] {
@@ -110,7 +193,7 @@ private final class TapeDecoder: Decoder, SingleValueDecodingContainer {
   }
 
   func child(_ index: Int, key: any CodingKey) -> TapeDecoder {
-    TapeDecoder(tape, index, key: key, parent: self)
+    TapeDecoder(tape, index, key: key, parent: self, owner: owner)
   }
 }
 
@@ -264,15 +347,18 @@ private struct KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
 
   var allKeys: [Key] {
     let tape = decoder.tape
-    let count = tape[decoder.index].count
-    var keys: [Key] = []
-    keys.reserveCapacity(count)
-    var index = decoder.index + 1
-    for _ in 0..<count {
-      if let key = Key(stringValue: tape.string(index)) { keys.append(key) }
-      index = tape[index + 1].next
+    let object = decoder.index
+    return decoder.owner.keys(Key.self, of: object, in: tape) {
+      let count = tape[object].count
+      var keys: [Key] = []
+      keys.reserveCapacity(count)
+      var index = object + 1
+      for _ in 0..<count {
+        if let key = Key(stringValue: tape.string(index)) { keys.append(key) }
+        index = tape[index + 1].next
+      }
+      return keys
     }
-    return keys
   }
 
   /// The token of the value of `key`, by a scan comparing bytes: the tape holds only ASCII keys
