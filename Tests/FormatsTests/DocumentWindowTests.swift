@@ -31,9 +31,11 @@ private func outcome(_ bytes: [UInt8], blockSize: Int?) -> Result<[String], Jour
       if let blockSize {
         try CounterJournal.importJournalJSON(
           DocumentWindow(ArrayBlocks(bytes), blockSize: blockSize, limit: limits.maxBytes),
-          configuration: configuration, limits: limits)
+          configuration: configuration, limits: limits, addingEntries: JournalBuilder.tapeEntryAdder())
       } else {
-        try CounterJournal.importJournalJSON(Data(bytes), configuration: configuration, limits: limits)
+        try CounterJournal.importJournalJSON(
+          Data(bytes), configuration: configuration, limits: limits,
+          addingEntries: JournalBuilder.tapeEntryAdder())
       }
     let journal = CounterJournal(content: content, configuration: configuration) {
       Counter().reduce(into: &$0, action: $1)
@@ -104,7 +106,8 @@ private func outcome(_ bytes: [UInt8], blockSize: Int?) -> Result<[String], Jour
     let source = ArrayBlocks(bytes)
     let window = DocumentWindow(source, blockSize: 512, limit: .max)
     let content = try CounterJournal.importJournalJSON(
-      window, configuration: .init(maxEntries: nil, maxBytes: nil), limits: .default)
+      window, configuration: .init(maxEntries: nil, maxBytes: nil), limits: .default,
+      addingEntries: JournalBuilder.tapeEntryAdder())
     #expect(content.entries.count == 2_000)
     #expect(bytes.count > 100_000)
     #expect(window.bytes.count < 2 * 512)
@@ -116,7 +119,8 @@ private func outcome(_ bytes: [UInt8], blockSize: Int?) -> Result<[String], Jour
       ArrayBlocks(Array(repeating: UInt8(ascii: " "), count: 100)), blockSize: 8, limit: 50)
     #expect(throws: JournalImportError.tooLarge(entry: nil, field: "(document)", limit: 50)) {
       try CounterJournal.importJournalJSON(
-        window, configuration: .init(maxEntries: nil, maxBytes: nil), limits: .default)
+        window, configuration: .init(maxEntries: nil, maxBytes: nil), limits: .default,
+        addingEntries: JournalBuilder.tapeEntryAdder())
     }
   }
 }

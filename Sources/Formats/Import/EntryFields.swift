@@ -55,20 +55,21 @@ extension FieldReader {
 /// The envelope of an entry object (everything but its action and states), read and checked the
 /// same way by every loader: the typed importers through `JournalBuilder`, and
 /// ``JournalFile``.
+@usableFromInline
 struct EntryFields {
-  var index: Int
-  var sequence: UInt64
-  var time: Int64
-  var wallTime: Int64
-  var context: String?
-  var cause: Cause
-  var stopped: Bool
-  var chainNanos: UInt32
+  @usableFromInline var index: Int
+  @usableFromInline var sequence: UInt64
+  @usableFromInline var time: Int64
+  @usableFromInline var wallTime: Int64
+  @usableFromInline var context: String?
+  @usableFromInline var cause: Cause
+  @usableFromInline var stopped: Bool
+  @usableFromInline var chainNanos: UInt32
   /// `EntryRecord.unknownDuration` when absent.
-  var reducerNanos: UInt32
-  var reducerOffsetNanos: UInt32
+  @usableFromInline var reducerNanos: UInt32
+  @usableFromInline var reducerOffsetNanos: UInt32
   /// The checkpoint's kind, `nil` when the entry has none.
-  var checkpointIsResync: Bool?
+  @usableFromInline var checkpointIsResync: Bool?
 
   static let unknownDuration = EntryRecord<Int>.unknownDuration
 
@@ -134,17 +135,20 @@ struct EntryFields {
 
 /// The order of the entries, checked the same way by every loader: consecutive indices,
 /// increasing sequence numbers, times that never go backwards.
+@usableFromInline
 struct EntryOrder {
   /// The index the next entry must have, once known.
-  private(set) var nextIndex: Int?
+  @usableFromInline private(set) var nextIndex: Int?
   private var previousSequence: UInt64?
   private var previousTime: Int64?
 
   /// Requires the next entry to have index `index` (the file's `firstIndex`, or a stream's
   /// branch or reset).
+  @usableFromInline
   mutating func expect(index: Int) { nextIndex = index }
 
   /// Checks `fields`, the entry at `ordinal` in the file, against the entries before it.
+  @usableFromInline
   func check(
     _ fields: EntryFields, ordinal: Int, path: @autoclosure () -> FieldPath
   ) throws(JournalImportError) {
@@ -171,6 +175,7 @@ struct EntryOrder {
   }
 
   /// Records `fields` as the last entry read.
+  @usableFromInline
   mutating func accept(_ fields: EntryFields) {
     previousSequence = fields.sequence
     previousTime = fields.time
@@ -241,18 +246,20 @@ struct MetaFields {
 
 extension EntryFields {
   /// An entry object read from its tokens, with the tokens of what the builder decodes.
+  @usableFromInline
   struct TapeRead {
-    var fields: EntryFields
-    var replayable: Bool
-    var action: Int
+    @usableFromInline var fields: EntryFields
+    @usableFromInline var replayable: Bool
+    @usableFromInline var action: Int
     /// The checkpoint's state, when the entry has a checkpoint.
-    var state: Int?
+    @usableFromInline var state: Int?
   }
 
   /// Reads the entry object at token `entry` of `tape` in one pass over its members; `nil` when
   /// anything is missing or not as ``init(_:)`` accepts it, for the caller to read the entry
   /// through ``init(_:)``, which reports the error. What it accepts, it reads as ``init(_:)``
   /// does.
+  @usableFromInline
   static func read(_ tape: JSONTapeView, at entry: Int) -> TapeRead? {
     guard tape[entry].kind == .object else { return nil }
     var index: Int?

@@ -16,33 +16,66 @@ extension Journal where State: Decodable, Action: Decodable {
   ///   - reducer: The reducer that recomputes states between checkpoints.
   ///   - configuration: The new journal's configuration; its caps apply to what it records next.
   ///   - limits: Bounds on the input.
+  @inlinable
   public convenience init<R: Reducer>(
     journalJSON data: Data, reducer: R,
     configuration: Configuration = Configuration(maxEntries: nil, maxBytes: nil),
     limits: JournalImportLimits = .default
   ) throws(JournalImportError) where R.State == State, R.Action == Action {
-    let content = try Self.importJournalJSON(data, configuration: configuration, limits: limits)
-    self.init(content: content, configuration: configuration) { reducer.reduce(into: &$0, action: $1) }
+    try self.init(
+      journalJSON: data, configuration: configuration, limits: limits,
+      addingEntries: JournalBuilder.tapeEntryAdder()
+    ) { reducer.reduce(into: &$0, action: $1) }
   }
 
   /// Imports a Journal JSON file (see ``init(journalJSON:reducer:configuration:limits:)``).
   ///
   /// The file is read in blocks, one entry at a time: memory grows with the journal, not with
   /// the file.
+  @inlinable
   public convenience init<R: Reducer>(
     contentsOfJournalJSON url: URL, reducer: R,
     configuration: Configuration = Configuration(maxEntries: nil, maxBytes: nil),
     limits: JournalImportLimits = .default
   ) throws(JournalImportError) where R.State == State, R.Action == Action {
+    try self.init(
+      contentsOfJournalJSON: url, configuration: configuration, limits: limits,
+      addingEntries: JournalBuilder.tapeEntryAdder()
+    ) { reducer.reduce(into: &$0, action: $1) }
+  }
+
+  /// Imports the document `data` (see ``init(journalJSON:reducer:configuration:limits:)``),
+  /// adding the entries read from tokens with `addEntry`.
+  @usableFromInline
+  convenience init(
+    journalJSON data: Data, configuration: Configuration, limits: JournalImportLimits,
+    addingEntries addEntry: TapeEntryAdder<State, Action>,
+    reduce: @escaping @Sendable (inout State, Action) -> Effect<Action>
+  ) throws(JournalImportError) {
+    let content = try Self.importJournalJSON(
+      data, configuration: configuration, limits: limits, addingEntries: addEntry)
+    self.init(content: content, configuration: configuration, reduce: reduce)
+  }
+
+  /// Imports the file at `url` (see ``init(contentsOfJournalJSON:reducer:configuration:limits:)``),
+  /// adding the entries read from tokens with `addEntry`.
+  @usableFromInline
+  convenience init(
+    contentsOfJournalJSON url: URL, configuration: Configuration, limits: JournalImportLimits,
+    addingEntries addEntry: TapeEntryAdder<State, Action>,
+    reduce: @escaping @Sendable (inout State, Action) -> Effect<Action>
+  ) throws(JournalImportError) {
     let file = try FileInput(url)
     try file.check(limit: limits.maxBytes)
     let window = DocumentWindow(FileBlocks(file), blockSize: 1 << 20, limit: limits.maxBytes)
-    let content = try Self.importJournalJSON(window, configuration: configuration, limits: limits)
-    self.init(content: content, configuration: configuration) { reducer.reduce(into: &$0, action: $1) }
+    let content = try Self.importJournalJSON(
+      window, configuration: configuration, limits: limits, addingEntries: addEntry)
+    self.init(content: content, configuration: configuration, reduce: reduce)
   }
 
   static func importJournalJSON(
-    _ data: Data, configuration: Configuration, limits: JournalImportLimits
+    _ data: Data, configuration: Configuration, limits: JournalImportLimits,
+    addingEntries addEntry: TapeEntryAdder<State, Action>
   ) throws(JournalImportError) -> JournalContent<State, Action> {
     guard data.count <= limits.maxBytes else {
       throw .tooLarge(entry: nil, field: "(document)", limit: limits.maxBytes)
@@ -50,7 +83,8 @@ extension Journal where State: Decodable, Action: Decodable {
     let result: Result<JournalContent<State, Action>, JournalImportError> = data.withUnsafeBytes { raw in
       do throws(JournalImportError) {
         let window = DocumentWindow(whole: raw.bindMemory(to: UInt8.self))
-        return .success(try importJournalJSON(window, configuration: configuration, limits: limits))
+        return .success(
+          try importJournalJSON(window, configuration: configuration, limits: limits, addingEntries: addEntry))
       } catch {
         return .failure(error)
       }
@@ -63,7 +97,8 @@ extension Journal where State: Decodable, Action: Decodable {
   /// does not take it). A document whose lists come before its header (not as this library
   /// writes it) is read all the same, holding those lists.
   static func importJournalJSON(
-    _ window: DocumentWindow, configuration: Configuration, limits: JournalImportLimits
+    _ window: DocumentWindow, configuration: Configuration, limits: JournalImportLimits,
+    addingEntries addEntry: TapeEntryAdder<State, Action>
   ) throws(JournalImportError) -> JournalContent<State, Action> {
     var reader = WindowedParser(window, limits: limits.parser)
     guard try reader.peek(UInt8(ascii: "{")) else {
@@ -87,7 +122,7 @@ extension Journal where State: Decodable, Action: Decodable {
           builder = try makeBuilder(header, configuration: configuration, limits: limits)
         }
         if builder != nil, try reader.peek(UInt8(ascii: "[")), var current = builder.take() {
-          let count = try streamList(key, into: &current, reader: &reader)
+          let count = try streamList(key, into: &current, reader: &reader, addingEntries: addEntry)
           if key == "entries" { entryCount = count }
           builder = current
         } else {
@@ -127,7 +162,8 @@ extension Journal where State: Decodable, Action: Decodable {
   /// Reads the array of `key` (`entries` or `effects`) element by element into `builder`;
   /// returns how many it held.
   private static func streamList(
-    _ key: String, into builder: inout JournalBuilder<State, Action>, reader: inout WindowedParser
+    _ key: String, into builder: inout JournalBuilder<State, Action>, reader: inout WindowedParser,
+    addingEntries addEntry: TapeEntryAdder<State, Action>
   ) throws(JournalImportError) -> Int {
     try reader.step { parser throws(JSONParser.Failure) in try parser.beginArray() }
     let tape = JSONTape()
@@ -136,7 +172,7 @@ extension Journal where State: Decodable, Action: Decodable {
       // An entry is read from tokens; one the fast path does not take is read again as a tree,
       // which reports the exact error.
       if key == "entries", let start = try reader.readTape(tape) {
-        if try builder.addEntry(tape: tape.view, at: 0, path: FieldPath([.key(key), .index(index)])) {
+        if try addEntry(&builder, tape.view, 0, key, index, false) {
           reader.parser.endMember()
           index += 1
           continue

@@ -10,31 +10,59 @@ extension Journal where State: Decodable, Action: Decodable {
   /// wrong (a corrupt line in the middle, another type, another format) throws the
   /// ``JournalImportError`` that names the entry and field. The file is read in blocks: memory
   /// grows with the journal, not with the file.
+  @inlinable
   public static func loadNDJSON<R: Reducer>(
     contentsOf url: URL, reducer: R,
     configuration: Configuration = Configuration(maxEntries: nil, maxBytes: nil),
     limits: JournalImportLimits = .default
   ) throws(JournalImportError) -> NDJSONLoadResult<State, Action> where R.State == State, R.Action == Action {
-    let file = try FileInput(url)
-    try file.check(limit: limits.maxBytes)
-    var loader = NDJSONLoader<State, Action>(configuration: configuration, limits: limits)
-    while true {
-      let block = try file.read(upTo: 1 << 20)
-      if block.isEmpty { break }
-      try loader.consume(block)
-    }
-    return try loader.finish(reducer: reducer)
+    try loadNDJSON(
+      contentsOf: url, configuration: configuration, limits: limits, addingEntries: JournalBuilder.tapeEntryAdder()
+    ) { reducer.reduce(into: &$0, action: $1) }
   }
 
   /// Loads an NDJSON stream held in memory (see ``loadNDJSON(contentsOf:reducer:configuration:limits:)``).
+  @inlinable
   public static func loadNDJSON<R: Reducer>(
     _ data: Data, reducer: R,
     configuration: Configuration = Configuration(maxEntries: nil, maxBytes: nil),
     limits: JournalImportLimits = .default
   ) throws(JournalImportError) -> NDJSONLoadResult<State, Action> where R.State == State, R.Action == Action {
-    var loader = NDJSONLoader<State, Action>(configuration: configuration, limits: limits)
+    try loadNDJSON(
+      data, configuration: configuration, limits: limits, addingEntries: JournalBuilder.tapeEntryAdder()
+    ) { reducer.reduce(into: &$0, action: $1) }
+  }
+
+  /// Loads the stream in the file at `url` (see ``loadNDJSON(contentsOf:reducer:configuration:limits:)``),
+  /// adding the entries read from tokens with `addEntry`.
+  @usableFromInline
+  static func loadNDJSON(
+    contentsOf url: URL, configuration: Configuration, limits: JournalImportLimits,
+    addingEntries addEntry: @escaping TapeEntryAdder<State, Action>,
+    reduce: @escaping @Sendable (inout State, Action) -> Effect<Action>
+  ) throws(JournalImportError) -> NDJSONLoadResult<State, Action> {
+    let file = try FileInput(url)
+    try file.check(limit: limits.maxBytes)
+    var loader = NDJSONLoader<State, Action>(configuration: configuration, limits: limits, addingEntries: addEntry)
+    while true {
+      let block = try file.read(upTo: 1 << 20)
+      if block.isEmpty { break }
+      try loader.consume(block)
+    }
+    return try loader.finish(reduce: reduce)
+  }
+
+  /// Loads the stream `data` (see ``loadNDJSON(_:reducer:configuration:limits:)``), adding the
+  /// entries read from tokens with `addEntry`.
+  @usableFromInline
+  static func loadNDJSON(
+    _ data: Data, configuration: Configuration, limits: JournalImportLimits,
+    addingEntries addEntry: @escaping TapeEntryAdder<State, Action>,
+    reduce: @escaping @Sendable (inout State, Action) -> Effect<Action>
+  ) throws(JournalImportError) -> NDJSONLoadResult<State, Action> {
+    var loader = NDJSONLoader<State, Action>(configuration: configuration, limits: limits, addingEntries: addEntry)
     try loader.consume(Array(data))
-    return try loader.finish(reducer: reducer)
+    return try loader.finish(reduce: reduce)
   }
 }
 
@@ -51,10 +79,15 @@ struct NDJSONLoader<State: Decodable & Sendable, Action: Decodable & Sendable> {
   private var scratch = JSONParser.Scratch()
   /// The tokens of the line being read, reused from line to line.
   private let tape = JSONTape()
+  private let addEntry: TapeEntryAdder<State, Action>
 
-  init(configuration: Journal<State, Action>.Configuration, limits: JournalImportLimits) {
+  init(
+    configuration: Journal<State, Action>.Configuration, limits: JournalImportLimits,
+    addingEntries addEntry: @escaping TapeEntryAdder<State, Action>
+  ) {
     self.configuration = configuration
     self.limits = limits
+    self.addEntry = addEntry
   }
 
   mutating func consume(_ block: [UInt8]) throws(JournalImportError) {
@@ -130,10 +163,7 @@ struct NDJSONLoader<State: Decodable & Sendable, Action: Decodable & Sendable> {
     guard (try? tape.read(&parser)) != nil, (try? parser.finish()) != nil else { return false }
     let view = tape.view
     guard view[0].kind == .object, view[0].count == 1, view.string(1, is: "entry") else { return false }
-    let ordinal = builder.entryCount
-    return try builder.addEntry(
-      tape: view, at: 2, path: FieldPath([.key("entries"), .index(ordinal)]), checkpointRequired: true,
-      branches: true)
+    return try addEntry(&builder, view, 2, "entries", builder.entryCount, true)
   }
 
   private func header(
@@ -164,8 +194,9 @@ struct NDJSONLoader<State: Decodable & Sendable, Action: Decodable & Sendable> {
     return builder
   }
 
-  func finish<R: Reducer>(reducer: R) throws(JournalImportError) -> NDJSONLoadResult<State, Action>
-  where R.State == State, R.Action == Action {
+  func finish(
+    reduce: @escaping @Sendable (inout State, Action) -> Effect<Action>
+  ) throws(JournalImportError) -> NDJSONLoadResult<State, Action> {
     var torn: TornLine?
     if !pending.isEmpty {
       torn = TornLine(lineNumber: lineNumber + 1, byteOffset: pendingOffset, byteCount: pending.count)
@@ -180,9 +211,7 @@ struct NDJSONLoader<State: Decodable & Sendable, Action: Decodable & Sendable> {
         originMonotonic: MonotonicClock.now(),
         checkpointInterval: configuration.effectiveCheckpointInterval, chunkCapacity: 1024)
     }
-    let journal = Journal(content: content, configuration: configuration) {
-      reducer.reduce(into: &$0, action: $1)
-    }
+    let journal = Journal(content: content, configuration: configuration, reduce: reduce)
     return NDJSONLoadResult(journal: journal, tornLine: torn)
   }
 }

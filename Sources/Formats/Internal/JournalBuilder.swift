@@ -5,25 +5,43 @@ import Foundation
 /// Builds a journal's content from the parts of an imported file, validating each one; shared by
 /// the Journal JSON, NDJSON and Redux DevTools importers.
 ///
+/// Adds the entry object at token `entry` of a tape to a builder, as
+/// ``JournalBuilder/addEntry(tape:at:path:checkpointRequired:branches:)`` does; its path is
+/// `key[position]`, and `streamed` says the entry comes from an NDJSON stream (its first entry
+/// carries the base state, and it may turn to another branch). Formed by
+/// ``JournalBuilder/tapeEntryAdder()`` in an importer's inlinable public entry point, so that the
+/// entries are added by code specialized for the app's types.
+@usableFromInline
+typealias TapeEntryAdder<State: Decodable & Sendable, Action: Decodable & Sendable> = (
+  _ builder: inout JournalBuilder<State, Action>, _ tape: JSONTapeView, _ entry: Int, _ key: String,
+  _ position: Int, _ streamed: Bool
+) throws(JournalImportError) -> Bool
+
 /// Nothing is applied anywhere until ``content`` is complete: an import that throws leaves no
 /// trace.
+///
+/// What an import does per entry read from tokens (``addEntry(tape:at:path:checkpointRequired:branches:)``)
+/// is inlinable, for the importers' public initializers to run it specialized for the app's
+/// types (see ``TapeEntryAdder``): in generic code, each value of `Action` it makes, keeps or
+/// moves looks up type metadata, which cost a tenth of an import.
+@usableFromInline
 struct JournalBuilder<State: Decodable & Sendable, Action: Decodable & Sendable> {
-  private(set) var content: JournalContent<State, Action>
+  @usableFromInline var content: JournalContent<State, Action>
   private let decoder = TypedDecoder()
-  private let tapeDecoder = JSONTapeDecoder()
+  @usableFromInline let tapeDecoder = JSONTapeDecoder()
   /// The texts of the actions decoded last, and the actions (see ``decodeAction(_:at:)``).
-  private var actionTexts: [[UInt8]] = []
-  private var decodedActions: [Action] = []
-  private let limits: JournalImportLimits
+  @usableFromInline var actionTexts: [[UInt8]] = []
+  @usableFromInline var decodedActions: [Action] = []
+  @usableFromInline let limits: JournalImportLimits
   private let stateSize: (State) -> Int
   private var fileStateShape: String?
-  private var order = EntryOrder()
-  private(set) var entryCount = 0
+  @usableFromInline var order = EntryOrder()
+  @usableFromInline var entryCount = 0
   /// Whether `content.checkpoints` holds one: asked for every entry, which the generic
   /// checkpoint list answers at the cost of a few type metadata look-ups.
-  private var hasCheckpoint = false
+  @usableFromInline var hasCheckpoint = false
   /// Whether `Action` holds no references (see ``decodeAction(_:at:)``).
-  private let actionsAreValues = _isPOD(Action.self)
+  @usableFromInline let actionsAreValues = _isPOD(Action.self)
   private(set) var eventCount = 0
 
   init(
@@ -88,6 +106,7 @@ struct JournalBuilder<State: Decodable & Sendable, Action: Decodable & Sendable>
   }
 
   /// Sets the state before the entry at `index`: the base state, or a checkpoint.
+  @usableFromInline
   mutating func addCheckpoint(
     _ state: State, index: Int, kind: JournalCheckpoint<State>.Kind, path: FieldPath
   )
@@ -143,10 +162,22 @@ struct JournalBuilder<State: Decodable & Sendable, Action: Decodable & Sendable>
     try finish(fields, action: action, path: path, checkpointRequired: checkpointRequired)
   }
 
+  /// What adds an entry read from tokens (see ``TapeEntryAdder``); specialized for the caller's
+  /// types when the caller is.
+  @inlinable
+  static func tapeEntryAdder() -> TapeEntryAdder<State, Action> {
+    { builder, tape, entry, key, position, streamed throws(JournalImportError) in
+      try builder.addEntry(
+        tape: tape, at: entry, path: FieldPath([.key(key), .index(position)]), checkpointRequired: streamed,
+        branches: streamed)
+    }
+  }
+
   /// Adds the entry object at token `entry` of `tape` (see ``addEntry(_:path:checkpointRequired:branches:)``)
   /// when every field is as the fast path reads it, and returns `true`. Otherwise it changes
   /// nothing and returns `false`: the caller then adds the entry from its tree, which reports
   /// the exact error, if any.
+  @inlinable
   mutating func addEntry(
     tape: JSONTapeView, at entry: Int, path: @autoclosure () -> FieldPath, checkpointRequired: Bool = false,
     branches: Bool = false
@@ -171,7 +202,8 @@ struct JournalBuilder<State: Decodable & Sendable, Action: Decodable & Sendable>
   /// references (`_isPOD`: payload-free enums, structs of numbers) is decoded once per distinct
   /// text: a copy of such a value is the value, and a journal repeats a few actions a million
   /// times, each of which would otherwise cost a decoder and its containers.
-  private mutating func decodeAction(_ tape: JSONTapeView, at index: Int) -> Action? {
+  @inlinable
+  mutating func decodeAction(_ tape: JSONTapeView, at index: Int) -> Action? {
     guard actionsAreValues else { return try? tapeDecoder.decode(Action.self, from: tape, at: index) }
     let text = tape.slice(index)
     var slot = 0
@@ -191,37 +223,45 @@ struct JournalBuilder<State: Decodable & Sendable, Action: Decodable & Sendable>
 
   /// Checks the order of an entry whose envelope is read, after moving to its branch (see
   /// ``addEntry(_:path:checkpointRequired:branches:)``): what comes before decoding its action.
-  private mutating func prepare(
+  @inlinable
+  mutating func prepare(
     _ fields: EntryFields, path: @autoclosure () -> FieldPath, branches: Bool
   ) throws(JournalImportError) {
-    let ordinal = entryCount
     let index = fields.index
     if branches, let nextIndex = order.nextIndex, index != nextIndex, fields.checkpointIsResync == true {
-      if index >= content.entries.startIndex && index < nextIndex {
-        content.entries.removeLast(from: index)
-        content.checkpoints.removeAll(after: index)
-        hasCheckpoint = content.checkpoints.last != nil
-        var firstDropped = content.events.endIndex
-        while firstDropped > content.events.startIndex,
-          content.events[firstDropped - 1].position > Int64(index)
-        {
-          firstDropped -= 1
-        }
-        content.events.removeLast(from: firstDropped)
-      } else {
-        content.entries.reset(startingAt: index)
-        content.checkpoints.removeAll()
-        hasCheckpoint = false
-        content.events.reset(startingAt: content.events.endIndex)
-      }
-      order.expect(index: index)
+      turn(to: index, from: nextIndex)
     }
-    try order.check(fields, ordinal: ordinal, path: path())
+    try order.check(fields, ordinal: entryCount, path: path())
     if order.nextIndex == nil { content.entries.reset(startingAt: index) }
   }
 
+  /// Moves to the branch of an entry whose resync checkpoint is at `index`, where `nextIndex`
+  /// was expected (see ``addEntry(_:path:checkpointRequired:branches:)``).
+  @usableFromInline
+  mutating func turn(to index: Int, from nextIndex: Int) {
+    if index >= content.entries.startIndex && index < nextIndex {
+      content.entries.removeLast(from: index)
+      content.checkpoints.removeAll(after: index)
+      hasCheckpoint = content.checkpoints.last != nil
+      var firstDropped = content.events.endIndex
+      while firstDropped > content.events.startIndex,
+        content.events[firstDropped - 1].position > Int64(index)
+      {
+        firstDropped -= 1
+      }
+      content.events.removeLast(from: firstDropped)
+    } else {
+      content.entries.reset(startingAt: index)
+      content.checkpoints.removeAll()
+      hasCheckpoint = false
+      content.events.reset(startingAt: content.events.endIndex)
+    }
+    order.expect(index: index)
+  }
+
   /// Adds an entry whose envelope and action are read, and its checkpoint added.
-  private mutating func finish(
+  @inlinable
+  mutating func finish(
     _ fields: EntryFields, action: Action, path: @autoclosure () -> FieldPath, checkpointRequired: Bool
   ) throws(JournalImportError) {
     let ordinal = entryCount

@@ -1,5 +1,7 @@
 /// Where a value sits in an imported document, for error messages: `entries[3].cause.kind`.
+@usableFromInline
 struct FieldPath: Hashable, Sendable, CustomStringConvertible {
+  @usableFromInline
   enum Component: Hashable, Sendable {
     case key(String)
     case index(Int)
@@ -9,11 +11,13 @@ struct FieldPath: Hashable, Sendable, CustomStringConvertible {
   /// The entry the path is in, when the document does not call its entry list `entries`.
   var entry: Int?
 
+  @usableFromInline
   init(_ components: [Component] = [], entry: Int? = nil) {
     self.components = components
     self.entry = entry
   }
 
+  @usableFromInline
   func appending(_ key: String) -> FieldPath {
     var path = self
     path.components.append(.key(key))
@@ -35,6 +39,7 @@ struct FieldPath: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// `entries[3].cause.kind`; keys that are not identifiers are quoted: `actionsById["1"]`.
+  @usableFromInline
   var description: String {
     var text = ""
     for component in components {

@@ -97,6 +97,7 @@ final class JSONTape {
 }
 
 /// The tokens of a ``JSONTape`` and the bytes they point into, for reading.
+@usableFromInline
 struct JSONTapeView {
   let tokens: UnsafeBufferPointer<JSONTape.Token>
   let bytes: UnsafeBufferPointer<UInt8>
@@ -120,6 +121,7 @@ struct JSONTapeView {
   }
 
   /// The bytes of the token at `index` (see ``JSONTape/Token/start``).
+  @usableFromInline
   func slice(_ index: Int) -> UnsafeBufferPointer<UInt8> {
     let token = tokens[index]
     return UnsafeBufferPointer(rebasing: bytes[token.start..<token.end])

@@ -9,6 +9,7 @@ import Foundation
 /// ``keys(_:of:in:)``).
 ///
 /// One decoder serves one thread: an importer decodes its values one after another with it.
+@usableFromInline
 final class JSONTapeDecoder {
   /// The decoder of the last top-level value, used again for the next one when nothing else
   /// holds it: an import decodes a million actions, each of which would otherwise allocate one.
@@ -30,6 +31,7 @@ final class JSONTapeDecoder {
   private static let maxKeptLists = 64
 
   /// The value of type `type` that the value at token `index` of `tape` holds.
+  @usableFromInline
   func decode<Value: Decodable>(
     _ type: Value.Type, from tape: JSONTapeView, at index: Int = 0
   ) throws -> Value {

@@ -125,6 +125,7 @@ package struct ChunkedList<Element>: @unchecked Sendable {
   }
 
   /// Removes everything and restarts at `index`.
+  @usableFromInline
   package mutating func reset(startingAt index: Int) {
     chunks.removeAll()
     tail = nil
