@@ -269,6 +269,85 @@ private struct Nest: Decodable {
 }
 
 @Suite struct JSONTapeDecoderTests {
+  /// Two enums whose cases have the same names, so their keys have the same texts.
+  private enum Move: Codable, Equatable {
+    case left(Int)
+    case right
+    case jump(height: Int, far: Bool)
+  }
+
+  private enum Mirror: Codable, Equatable {
+    case left(Int)
+    case right
+  }
+
+  /// A key type that keeps only some keys: an object with others gives a shorter `allKeys`.
+  private struct Known: Decodable, Equatable {
+    let keys: [String]
+    private struct Key: CodingKey {
+      let stringValue: String
+      var intValue: Int? { nil }
+      init?(stringValue: String) {
+        guard stringValue.hasPrefix("k") else { return nil }
+        self.stringValue = stringValue
+      }
+      init?(intValue: Int) { nil }
+    }
+    init(keys: [String]) { self.keys = keys }
+    init(from decoder: any Decoder) throws {
+      keys = try decoder.container(keyedBy: Key.self).allKeys.map(\.stringValue)
+    }
+  }
+
+  /// Decodes each of `texts` with one decoder, as an import does, each value from its own tape.
+  private func decodeInTurn<T: Decodable>(_ type: T.Type, _ texts: [String]) throws -> [T] {
+    let decoder = JSONTapeDecoder()
+    return try texts.map { text in try withTape(text) { view in try decoder.decode(T.self, from: view) } }
+  }
+
+  @Test func oneDecoderGivesEachEnumValueItsOwnCaseWhenCasesAndTypesShareKeyTexts() throws {
+    let texts = [
+      #"{"left":{"_0":1}}"#, #"{"right":{}}"#, #"{"left":{"_0":2}}"#,
+      #"{"jump":{"height":3,"far":true}}"#, #"{"right":{}}"#, #"{"jump":{"far":false,"height":4}}"#,
+    ]
+    #expect(
+      try decodeInTurn(Move.self, texts) == [
+        .left(1), .right, .left(2), .jump(height: 3, far: true), .right, .jump(height: 4, far: false),
+      ])
+    #expect(
+      try decodeInTurn(Mirror.self, Array(texts[0..<3]) + [#"{"right":{}}"#]) == [
+        .left(1), .right, .left(2), .right,
+      ])
+  }
+
+  @Test func oneDecoderGivesEachObjectTheKeysItHoldsInTheirOrder() throws {
+    let texts = [
+      #"{"k1":0,"k2":0}"#, #"{"k2":0,"k1":0}"#, #"{"k1":0,"x":0,"k2":0}"#, #"{"k1":0,"k2":0}"#,
+      #"{"k1":0}"#, #"{"x":0}"#, #"{"k1":0,"k2":0,"k3":0,"k4":0,"k5":0}"#, #"{"k10":0}"#, #"{"k1":0}"#,
+    ]
+    #expect(
+      try decodeInTurn(Known.self, texts).map(\.keys) == [
+        ["k1", "k2"], ["k2", "k1"], ["k1", "k2"], ["k1", "k2"], ["k1"], [], ["k1", "k2", "k3", "k4", "k5"],
+        ["k10"], ["k1"],
+      ])
+  }
+
+  @Test func aDecoderHeldByTheValueIsNotUsedForTheNextOne() throws {
+    /// Keeps the decoder it was decoded from, which a value may do.
+    final class Holder: Decodable {
+      let decoder: any Decoder
+      let number: Int
+      init(from decoder: any Decoder) throws {
+        self.decoder = decoder
+        number = try decoder.singleValueContainer().decode(Int.self)
+      }
+    }
+    let holders = try decodeInTurn(Holder.self, ["1", "2", "3"])
+    #expect(holders.map(\.number) == [1, 2, 3])
+    #expect(holders[0].decoder as AnyObject !== holders[1].decoder as AnyObject)
+    #expect(holders[1].decoder as AnyObject !== holders[2].decoder as AnyObject)
+  }
+
   @Test func everyScalarTypeAtItsEdgesDecodesAsFromTheTree() throws {
     let text = """
       {"int":-9223372036854775808,"int8":-128,"int16":32767,"int32":-2147483648,

@@ -84,7 +84,8 @@ extension Journal where State: Decodable, Action: Decodable {
       do throws(JournalImportError) {
         let window = DocumentWindow(whole: raw.bindMemory(to: UInt8.self))
         return .success(
-          try importJournalJSON(window, configuration: configuration, limits: limits, addingEntries: addEntry))
+          try importJournalJSON(window, configuration: configuration, limits: limits, addingEntries: addEntry)
+        )
       } catch {
         return .failure(error)
       }

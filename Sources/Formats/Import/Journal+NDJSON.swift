@@ -17,7 +17,8 @@ extension Journal where State: Decodable, Action: Decodable {
     limits: JournalImportLimits = .default
   ) throws(JournalImportError) -> NDJSONLoadResult<State, Action> where R.State == State, R.Action == Action {
     try loadNDJSON(
-      contentsOf: url, configuration: configuration, limits: limits, addingEntries: JournalBuilder.tapeEntryAdder()
+      contentsOf: url, configuration: configuration, limits: limits,
+      addingEntries: JournalBuilder.tapeEntryAdder()
     ) { reducer.reduce(into: &$0, action: $1) }
   }
 
@@ -43,7 +44,8 @@ extension Journal where State: Decodable, Action: Decodable {
   ) throws(JournalImportError) -> NDJSONLoadResult<State, Action> {
     let file = try FileInput(url)
     try file.check(limit: limits.maxBytes)
-    var loader = NDJSONLoader<State, Action>(configuration: configuration, limits: limits, addingEntries: addEntry)
+    var loader = NDJSONLoader<State, Action>(
+      configuration: configuration, limits: limits, addingEntries: addEntry)
     while true {
       let block = try file.read(upTo: 1 << 20)
       if block.isEmpty { break }
@@ -60,7 +62,8 @@ extension Journal where State: Decodable, Action: Decodable {
     addingEntries addEntry: @escaping TapeEntryAdder<State, Action>,
     reduce: @escaping @Sendable (inout State, Action) -> Effect<Action>
   ) throws(JournalImportError) -> NDJSONLoadResult<State, Action> {
-    var loader = NDJSONLoader<State, Action>(configuration: configuration, limits: limits, addingEntries: addEntry)
+    var loader = NDJSONLoader<State, Action>(
+      configuration: configuration, limits: limits, addingEntries: addEntry)
     try loader.consume(Array(data))
     return try loader.finish(reduce: reduce)
   }

@@ -70,7 +70,8 @@ final class JSONTapeDecoder {
       text.append(contentsOf: key)
       index = tape[index + 1].next
     }
-    keyLists.append(KeyList(type: id, count: count, text: text, keys: unsafeBitCast(keys, to: AnyObject.self)))
+    keyLists.append(
+      KeyList(type: id, count: count, text: text, keys: unsafeBitCast(keys, to: AnyObject.self)))
     return keys
   }
 
