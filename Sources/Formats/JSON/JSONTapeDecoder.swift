@@ -35,13 +35,15 @@ final class JSONTapeDecoder {
   func decode<Value: Decodable>(
     _ type: Value.Type, from tape: JSONTapeView, at index: Int = 0
   ) throws -> Value {
-    if root != nil, isKnownUniquelyReferenced(&root!) {
-      root!.tape = tape
-      root!.index = index
+    var decoder = root.take() ?? TapeDecoder(tape, index, key: nil, parent: nil, owner: self)
+    if isKnownUniquelyReferenced(&decoder) {
+      decoder.tape = tape
+      decoder.index = index
     } else {
-      root = TapeDecoder(tape, index, key: nil, parent: nil, owner: self)
+      decoder = TapeDecoder(tape, index, key: nil, parent: nil, owner: self)
     }
-    return try root!.decodeValue(Value.self)
+    root = decoder
+    return try decoder.decodeValue(Value.self)
   }
 
   /// The keys of type `Key` of the object at token `object`, built by `make` the first time an
