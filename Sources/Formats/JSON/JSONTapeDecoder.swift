@@ -193,7 +193,9 @@ private final class TapeDecoder: Decoder, SingleValueDecodingContainer {
   /// This decoder's value as a `T`: the types `JSONDecoder` special-cases by default are read
   /// here, everything else by its own `init(from:)`.
   func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
-    if let special = try TapeScalar.special(T.self, tape, index, path: self) { return special }
+    if TapeScalar.isSpecial(T.self) {
+      return try TapeScalar.decodeSpecial(T.self, tape, index, path: self) { self }
+    }
     return try T(from: self)
   }
 
@@ -250,6 +252,24 @@ private enum TapeScalar {
           debugDescription: "Parsed JSON number <\(text)> does not fit in \(Floating.self)."))
     }
     return Floating(double)
+  }
+
+  /// Whether ``special(_:_:_:path:)`` reads `T`: asked first, so that decoding any other type
+  /// does not make an optional of it, whose type metadata a generic caller looks up each time.
+  static func isSpecial<T>(_ type: T.Type) -> Bool {
+    T.self == String.self || T.self == Int.self || T.self == Bool.self || T.self == Double.self
+      || T.self == Int64.self || T.self == UInt64.self || T.self == Data.self || T.self == URL.self
+      || T.self == Decimal.self
+  }
+
+  /// A value of one of the types ``special(_:_:_:path:)`` reads, apart: the optional it returns
+  /// costs a type metadata look-up where it is made, which other types need not pay.
+  @inline(never)
+  static func decodeSpecial<T: Decodable>(
+    _ type: T.Type, _ tape: JSONTapeView, _ index: Int, path: some TapeCodingPathSource,
+    decoder: () -> TapeDecoder
+  ) throws -> T {
+    try special(T.self, tape, index, path: path) ?? T(from: decoder())
   }
 
   /// The scalars and the types `JSONDecoder` special-cases by default; `nil` for any other type.
@@ -458,7 +478,11 @@ private struct KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
 
   func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
     let index = try value(for: key)
-    if let special = try TapeScalar.special(T.self, decoder.tape, index, path: path(key)) { return special }
+    if TapeScalar.isSpecial(T.self) {
+      return try TapeScalar.decodeSpecial(T.self, decoder.tape, index, path: path(key)) {
+        decoder.child(index, key: key)
+      }
+    }
     return try T(from: decoder.child(index, key: key))
   }
 
@@ -581,8 +605,10 @@ private struct UnkeyedTapeContainer: UnkeyedDecodingContainer {
   mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
     let index = try next(T.self)
     let result: T
-    if let special = try TapeScalar.special(T.self, decoder.tape, index, path: path) {
-      result = special
+    if TapeScalar.isSpecial(T.self) {
+      result = try TapeScalar.decodeSpecial(T.self, decoder.tape, index, path: path) {
+        decoder.child(index, key: TapeIndexKey(index: currentIndex))
+      }
     } else {
       result = try T(from: decoder.child(index, key: TapeIndexKey(index: currentIndex)))
     }
