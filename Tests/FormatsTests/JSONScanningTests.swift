@@ -282,14 +282,20 @@ private let trailing = [0, 1, 7, 8, 9, 15, 16, 17, 24]
 
   @Test func aNumberIsReadToItsLastDigitWhateverItsLengthAndTheInputsEnd() {
     for count in 1...40 {
-      for number in [
-        digits(count), bytes("-") + digits(count), bytes("0.") + digits(count), bytes("-7e") + digits(count),
-        bytes("2.5E+") + digits(count), digits(count) + bytes(".5e-") + digits(count),
-      ] {
-        let expected = Read.tokens([Token(.number, next: 1, 0, number.count)])
-        // Digits in memory past the end, which a scan beyond it would count.
-        #expect(tape(number, after: UInt8(ascii: "7")) == expected, "\(text(number))")
-        #expect(tree(number, after: UInt8(ascii: "7")) == .value(.number(text(number))), "\(text(number))")
+      for spaces in [0, 1, 8, 16] {
+        for number in [
+          digits(count), bytes("-") + digits(count), bytes("0.") + digits(count),
+          bytes("-7e") + digits(count),
+          bytes("2.5E+") + digits(count), digits(count) + bytes(".5e-") + digits(count),
+        ] {
+          let document = number + [UInt8](repeating: 0x20, count: spaces)
+          let expected = Read.tokens([Token(.number, next: 1, 0, number.count)])
+          // Digits in memory past the end, which a scan beyond it would count.
+          #expect(tape(document, after: UInt8(ascii: "7")) == expected, "\(text(number)) \(spaces)")
+          #expect(
+            tree(document, after: UInt8(ascii: "7")) == .value(.number(text(number))),
+            "\(text(number)) \(spaces)")
+        }
       }
     }
   }
@@ -314,6 +320,19 @@ private let trailing = [0, 1, 7, 8, 9, 15, 16, 17, 24]
     }
   }
 
+  @Test func aNumberThatStartsWithZeroEndsAfterIt() {
+    for count in 1...12 {
+      for spaces in [0, 8] {
+        let document = bytes("0") + digits(count) + [UInt8](repeating: 0x20, count: spaces)
+        #expect(tape(document) == .failed(.trailingData, at: 1), "\(count) \(spaces)")
+        #expect(tree(document) == .failed(.trailingData, at: 1), "\(count) \(spaces)")
+        let element = bytes("[0") + digits(count) + bytes("]") + [UInt8](repeating: 0x20, count: spaces)
+        #expect(tape(element) == .failed(.unexpectedByte(digits(count)[0]), at: 2), "\(count) \(spaces)")
+        #expect(tree(element) == .failed(.unexpectedByte(digits(count)[0]), at: 2), "\(count) \(spaces)")
+      }
+    }
+  }
+
   @Test(arguments: ["-", "1.", "1e", "1E+", "-2.5e-", "-0.", "12.0e"])
   func aNumberCutByTheInputsEndEndsUnexpectedlyThere(_ number: String) {
     let failure = Read.failed(.unexpectedEnd, at: number.utf8.count)
@@ -333,9 +352,10 @@ private let trailing = [0, 1, 7, 8, 9, 15, 16, 17, 24]
     for limit in 1...24 {
       let limits = JSONParser.Limits(maxDepth: 8, maxStringBytes: 8, maxNumberLength: limit)
       let fits = digits(limit)
-      #expect(tape(fits, limits: limits) == .tokens([Token(.number, next: 1, 0, limit)]), "\(limit)")
-      #expect(tree(fits, limits: limits) == .value(.number(text(fits))), "\(limit)")
-      let over = bytes("[") + digits(limit + 1) + bytes("]")
+      let padded = fits + bytes("        ")
+      #expect(tape(padded, limits: limits) == .tokens([Token(.number, next: 1, 0, limit)]), "\(limit)")
+      #expect(tree(padded, limits: limits) == .value(.number(text(fits))), "\(limit)")
+      let over = bytes("[") + digits(limit + 1) + bytes("]        ")
       #expect(tape(over, limits: limits) == .failed(.numberTooLong(limit: limit), at: 1), "\(limit)")
       #expect(tree(over, limits: limits) == .failed(.numberTooLong(limit: limit), at: 1), "\(limit)")
     }

@@ -189,7 +189,7 @@ extension JSONParser {
       try literal("null")
       tokens.append(scalar(.null, start, position, tokens.count))
     case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-      try scanNumber()
+      try scanShortNumber()
       tokens.append(scalar(.number, start, position, tokens.count))
     default: throw failure(.unexpectedByte(bytes[position]))
     }
