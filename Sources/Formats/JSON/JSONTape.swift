@@ -133,6 +133,9 @@ struct JSONTapeView {
 
   /// Whether the string token at `index` is `text`, by its bytes (an escaped string never is:
   /// the callers look up keys and names, which have no escapes).
+  // Inlined, as are the two below: `text` is a literal at every call, whose length and bytes are
+  // then constants.
+  @inline(__always)
   func string(_ index: Int, is text: StaticString) -> Bool {
     let token = tokens[index]
     let length = text.utf8CodeUnitCount
@@ -141,12 +144,14 @@ struct JSONTapeView {
   }
 
   /// Whether the bytes at `offset` are `other`; a loop, for keys are short.
+  @inline(__always)
   func equal(_ offset: Int, _ other: UnsafeBufferPointer<UInt8>) -> Bool {
     for index in 0..<other.count where bytes[offset + index] != other[index] { return false }
     return true
   }
 
   /// The value of the member of the object at `object` whose key is `key`, by a scan.
+  @inline(__always)
   func member(_ object: Int, _ key: StaticString) -> Int? {
     var index = object + 1
     for _ in 0..<tokens[object].count {
