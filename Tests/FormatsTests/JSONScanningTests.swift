@@ -361,6 +361,44 @@ private let trailing = [0, 1, 7, 8, 9, 15, 16, 17, 24]
     }
   }
 
+  // MARK: Literals
+
+  @Test(arguments: [
+    ("true", JSONTape.Kind.true, JSONValue.bool(true)), ("false", .false, .bool(false)),
+    ("null", .null, .null),
+  ])
+  func aLiteralIsReadWhateverFollowsIt(_ literal: String, _ kind: JSONTape.Kind, _ value: JSONValue) {
+    for spaces in [0, 1, 3, 4, 8, 16] {
+      let document = bytes(literal) + [UInt8](repeating: 0x20, count: spaces)
+      #expect(tape(document) == .tokens([Token(kind, next: 1, 0, literal.utf8.count)]), "\(spaces)")
+      #expect(tree(document) == .value(value), "\(spaces)")
+    }
+  }
+
+  @Test(arguments: ["true", "false", "null"])
+  func aLiteralWithAWrongByteIsRefusedAtThatByte(_ literal: String) {
+    for wrong in 1..<literal.utf8.count {
+      for spaces in [0, 16] {
+        var document = bytes(literal) + [UInt8](repeating: 0x20, count: spaces)
+        document[wrong] = UInt8(ascii: "x")
+        let failure = Read.failed(.unexpectedByte(UInt8(ascii: "x")), at: wrong)
+        #expect(tape(document) == failure, "\(wrong) \(spaces)")
+        #expect(tree(document) == failure, "\(wrong) \(spaces)")
+      }
+    }
+  }
+
+  @Test(arguments: ["true", "false", "null"])
+  func aLiteralCutByTheInputsEndEndsUnexpectedlyThere(_ literal: String) {
+    for length in 1..<literal.utf8.count {
+      let document = Array(bytes(literal)[..<length])
+      // The rest of the literal in memory past the end, which a read beyond it would match.
+      let rest = bytes(literal)[length]
+      #expect(tape(document, after: rest) == .failed(.unexpectedEnd, at: length), "\(length)")
+      #expect(tree(document, after: rest) == .failed(.unexpectedEnd, at: length), "\(length)")
+    }
+  }
+
   // MARK: Whitespace
 
   /// `count` bytes of whitespace: space, tab, line feed and carriage return in turn.
