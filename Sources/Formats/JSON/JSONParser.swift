@@ -420,12 +420,6 @@ struct JSONParser {
     return try parseEscapedString(from: start)
   }
 
-  /// Validates the string that opens at `position` up to its closing quote (returns `true`, past
-  /// the quote) or up to its first escape (returns `false`, at the backslash).
-  mutating func scanUnescapedString() throws(Failure) -> Bool {
-    try scanString() != .escaped
-  }
-
   /// What ``scanString()`` found.
   enum StringScan {
     /// A string of ASCII characters only, without escapes.
