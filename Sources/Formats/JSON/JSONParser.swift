@@ -119,15 +119,26 @@ struct JSONParser {
     Failure(problem: problem, offset: position, path: path)
   }
 
-  // Inlined: called between every two tokens, and there is rarely whitespace to skip.
+  // Inlined: called between every two tokens, and there is rarely whitespace to skip, so one
+  // test of the next byte (every whitespace byte is at most a space) usually settles it.
   @inline(__always)
   mutating func skipWhitespace() {
-    while position < bytes.count {
-      switch bytes[position] {
-      case 0x20, 0x0A, 0x0D, 0x09: position += 1
-      default: return
+    guard position < bytes.count, bytes[position] <= 0x20 else { return }
+    skipWhitespaceRun()
+  }
+
+  private mutating func skipWhitespaceRun() {
+    let end = bytes.count
+    var index = position
+    while index < end {
+      switch bytes[index] {
+      case 0x20, 0x0A, 0x0D, 0x09: index += 1
+      default:
+        position = index
+        return
       }
     }
+    position = index
   }
 
   mutating func parseValue() throws(Failure) -> JSONValue {
@@ -263,6 +274,8 @@ struct JSONParser {
 
   /// After a member or element: consumes the `,` before the next one (returns `false`), or
   /// `closing`, which ends the container (returns `true`, leaving its level).
+  // Inlined: called once per member and element.
+  @inline(__always)
   mutating func endOfMember(closing: UInt8) throws(Failure) -> Bool {
     skipWhitespace()
     guard position < bytes.count else { throw failure(.unexpectedEnd) }
@@ -281,7 +294,7 @@ struct JSONParser {
 
   private mutating func parseNumber() throws(Failure) -> String {
     let start = position
-    try scanNumber()
+    try scanShortNumber()
     // The bytes are ASCII digits and signs, so this decoding cannot fail.
     return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
   }
@@ -289,38 +302,109 @@ struct JSONParser {
   /// Validates the number at `position` and moves past it.
   mutating func scanNumber() throws(Failure) {
     let start = position
-    if bytes[position] == UInt8(ascii: "-") { position += 1 }
-    guard position < bytes.count else { throw failure(.unexpectedEnd) }
-    if bytes[position] == UInt8(ascii: "0") {
-      position += 1
-    } else if isDigit(bytes[position]) {
-      while position < bytes.count, isDigit(bytes[position]) { position += 1 }
+    let end = bytes.count
+    // A local index, stored back before returning or throwing.
+    var index = start
+    if index < end, bytes[index] == UInt8(ascii: "-") { index += 1 }
+    guard index < end else {
+      position = index
+      throw failure(.unexpectedEnd)
+    }
+    if bytes[index] == UInt8(ascii: "0") {
+      index += 1
+    } else if isDigit(bytes[index]) {
+      index = digits(from: index + 1)
     } else {
+      position = index
       throw failure(.invalidNumber)
     }
-    if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
-      position += 1
-      guard position < bytes.count else { throw failure(.unexpectedEnd) }
-      guard isDigit(bytes[position]) else { throw failure(.invalidNumber) }
-      while position < bytes.count, isDigit(bytes[position]) { position += 1 }
-    }
-    if position < bytes.count, bytes[position] | 0x20 == UInt8(ascii: "e") {
-      position += 1
-      if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-")
-      {
-        position += 1
+    if index < end, bytes[index] == UInt8(ascii: ".") {
+      index += 1
+      guard index < end else {
+        position = index
+        throw failure(.unexpectedEnd)
       }
-      guard position < bytes.count else { throw failure(.unexpectedEnd) }
-      guard isDigit(bytes[position]) else { throw failure(.invalidNumber) }
-      while position < bytes.count, isDigit(bytes[position]) { position += 1 }
+      guard isDigit(bytes[index]) else {
+        position = index
+        throw failure(.invalidNumber)
+      }
+      index = digits(from: index + 1)
     }
-    if position - start > limits.maxNumberLength {
+    if index < end, bytes[index] | 0x20 == UInt8(ascii: "e") {
+      index += 1
+      if index < end, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+        index += 1
+      }
+      guard index < end else {
+        position = index
+        throw failure(.unexpectedEnd)
+      }
+      guard isDigit(bytes[index]) else {
+        position = index
+        throw failure(.invalidNumber)
+      }
+      index = digits(from: index + 1)
+    }
+    if index - start > limits.maxNumberLength {
       position = start
       throw failure(.numberTooLong(limit: limits.maxNumberLength))
     }
+    position = index
   }
 
-  private func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+  /// ``scanNumber()``, inlined for an integer of one to seven digits without a sign (indices,
+  /// counts, durations), which it reads in one step of eight bytes.
+  @inline(__always)
+  mutating func scanShortNumber() throws(Failure) {
+    let start = position
+    if bytes.count - start >= 8, let base = bytes.baseAddress, base[start] &- UInt8(ascii: "1") < 9 {
+      let word = Self.word(base + start)
+      let length = Self.nonDigits(word).trailingZeroBitCount / 8
+      if length < 8 {
+        // The byte after the digits, from the word: a fraction or an exponent is read on.
+        let after = UInt8(truncatingIfNeeded: word &>> (8 * length))
+        if after != UInt8(ascii: "."), after | 0x20 != UInt8(ascii: "e"), length <= limits.maxNumberLength {
+          position = start + length
+          return
+        }
+      }
+    }
+    try scanNumber()
+  }
+
+  /// The index of the first byte from `index` on that is not a digit, or the end; eight bytes
+  /// at a time while there are eight (integers such as nanosecond times have up to 19 digits).
+  @inline(__always)
+  private func digits(from index: Int) -> Int {
+    var index = index
+    if let base = bytes.baseAddress {
+      while bytes.count - index >= 8 {
+        let others = Self.nonDigits(Self.word(base + index))
+        index += others.trailingZeroBitCount / 8
+        if others != 0 { return index }
+      }
+    }
+    while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+    return index
+  }
+
+  /// The high bit of each byte of `word` (eight bytes, the first the lowest) that is not an ASCII
+  /// digit; a byte above the first such byte may be marked too.
+  // A digit is 0x3_ both as it is and plus 6 (which carries out of its nibble from 0x3A on);
+  // the sum carries into the next byte only from a byte of 0xFA on, which is marked itself.
+  @inline(__always)
+  private static func nonDigits(_ word: UInt64) -> UInt64 {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highNibbles = ones &* 0xF0
+    let threes = ones &* 0x30
+    let differences = (word & highNibbles ^ threes) | ((word &+ ones &* 0x06) & highNibbles ^ threes)
+    // A byte that is not zero gets its high bit, without a carry between bytes.
+    let lows = ones &* 0x7F
+    return ((differences & lows) &+ lows | differences) & (ones &* 0x80)
+  }
+
+  @inline(__always)
+  private func isDigit(_ byte: UInt8) -> Bool { byte &- 0x30 < 10 }
 
   private var rawStringLimit: Int {
     limits.maxStringBytes > Int.max / 6 ? Int.max : limits.maxStringBytes * 6
@@ -329,22 +413,79 @@ struct JSONParser {
   mutating func parseString() throws(Failure) -> String {
     let start = position
     // Fast path: no escapes. Scan and validate, then decode once, straight from the input.
-    if try scanUnescapedString() {
+    if try scanShortString() != .escaped {
       return String(
         decoding: UnsafeBufferPointer(rebasing: bytes[(start + 1)..<(position - 1)]), as: UTF8.self)
     }
     return try parseEscapedString(from: start)
   }
 
-  /// Validates the string that opens at `position` up to its closing quote (returns `true`, past
-  /// the quote) or up to its first escape (returns `false`, at the backslash).
-  mutating func scanUnescapedString() throws(Failure) -> Bool {
+  /// What ``scanString()`` found.
+  enum StringScan {
+    /// A string of ASCII characters only, without escapes.
+    case ascii
+    /// A string without escapes, with a character beyond ASCII.
+    case unicode
+    /// An escape, before which the string is valid.
+    case escaped
+  }
+
+  /// ``scanString()``, inlined for a string of up to 15 ASCII characters without escapes (keys,
+  /// names, kinds), which it reads in one or two steps of eight bytes.
+  @inline(__always)
+  mutating func scanShortString() throws(Failure) -> StringScan {
+    let index = position + 1
+    if bytes.count - index >= 16, let base = bytes.baseAddress {
+      var length = Self.specialBytes(Self.word(base + index)).trailingZeroBitCount / 8
+      if length == 8 { length += Self.specialBytes(Self.word(base + index + 8)).trailingZeroBitCount / 8 }
+      if length < 16, base[index + length] == UInt8(ascii: "\""), length <= limits.maxStringBytes {
+        position = index + length + 1
+        return .ascii
+      }
+    }
+    return try scanString()
+  }
+
+  /// The eight bytes at `address`, the first the lowest.
+  @inline(__always)
+  private static func word(_ address: UnsafePointer<UInt8>) -> UInt64 {
+    UInt64(littleEndian: UnsafeRawPointer(address).loadUnaligned(as: UInt64.self))
+  }
+
+  /// Validates the string that opens at `position` up to its closing quote (past it, `.ascii` or
+  /// `.unicode`) or up to its first escape (at the backslash, `.escaped`).
+  mutating func scanString() throws(Failure) -> StringScan {
     let start = position
     let limit = rawStringLimit
-    // A local index, stored back before returning or throwing: the loop runs once per byte of
-    // every string.
+    let end = bytes.count
+    var unicode = false
+    // A local index, stored back before returning or throwing: the loop runs for every string.
     var index = start + 1
-    while index < bytes.count {
+    while true {
+      // The bytes before `index` are valid, so the string is at least this long.
+      if index - start - 1 > limit {
+        position = start
+        throw failure(.stringTooLong(limit: limits.maxStringBytes))
+      }
+      // Eight bytes at a time up to the first that needs a look: a quote, a backslash, a
+      // control character or a byte beyond ASCII.
+      if end - index >= 8, let base = bytes.baseAddress {
+        let special = Self.specialBytes(Self.word(base + index))
+        if special == 0 {
+          index += 8
+          continue
+        }
+        // The byte there needs a look: the loop goes on below with it.
+        index += special.trailingZeroBitCount / 8
+        if index - start - 1 > limit {
+          position = start
+          throw failure(.stringTooLong(limit: limits.maxStringBytes))
+        }
+      }
+      guard index < end else {
+        position = index
+        throw failure(.unexpectedEnd)
+      }
       let byte = bytes[index]
       if byte == UInt8(ascii: "\"") {
         if index - start - 1 > limits.maxStringBytes {
@@ -352,11 +493,11 @@ struct JSONParser {
           throw failure(.stringTooLong(limit: limits.maxStringBytes))
         }
         position = index + 1
-        return true
+        return unicode ? .unicode : .ascii
       }
       if byte == UInt8(ascii: "\\") {
         position = index
-        return false
+        return .escaped
       }
       if byte < 0x20 {
         position = index
@@ -364,17 +505,28 @@ struct JSONParser {
       } else if byte < 0x80 {
         index += 1
       } else {
+        unicode = true
         position = index
         try skipUTF8Scalar()
         index = position
       }
-      if index - start - 1 > limit {
-        position = start
-        throw failure(.stringTooLong(limit: limits.maxStringBytes))
-      }
     }
-    position = index
-    throw failure(.unexpectedEnd)
+  }
+
+  /// The high bit of each byte of `word` (eight bytes, the first the lowest) that is a quote, a
+  /// backslash, below 0x20 or from 0x80 on; a byte above the first such byte may be marked too.
+  // Each test is the classic one for a zero byte, `(x - 0x01…) & ~x & 0x80…`, whose lowest
+  // mark is exact: a borrow only runs upwards from a byte that is marked itself.
+  @inline(__always)
+  private static func specialBytes(_ word: UInt64) -> UInt64 {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let quotes = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
+    let backslashes = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
+    let quote = (quotes &- ones) & ~quotes
+    let backslash = (backslashes &- ones) & ~backslashes
+    // Below 0x20 or from 0x80 on: `(x - 0x20…) & ~x | x`, which is `(x - 0x20…) | x`.
+    let outside = (word &- ones &* 0x20) | word
+    return (quote | backslash | outside) & (ones &* 0x80)
   }
 
   /// The string that opens at `start`, read up to `position` already (valid, without escapes),

@@ -46,18 +46,21 @@ final class JSONTape {
     fileprivate var capacity: Int
     var count = 0
 
-    // Inlined: the tape reader appends a token per value.
+    // Inlined: the tape reader appends a token per value. The storage is kept from one read to
+    // the next, so it rarely grows, and growing is a call of its own.
     @inline(__always)
     mutating func append(_ token: Token) {
-      if count == capacity {
-        let grown = UnsafeMutablePointer<Token>.allocate(capacity: capacity * 2)
-        grown.moveInitialize(from: base, count: count)
-        base.deallocate()
-        base = grown
-        capacity *= 2
-      }
+      if count == capacity { grow() }
       (base + count).initialize(to: token)
       count += 1
+    }
+
+    private mutating func grow() {
+      let grown = UnsafeMutablePointer<Token>.allocate(capacity: capacity * 2)
+      grown.moveInitialize(from: base, count: count)
+      base.deallocate()
+      base = grown
+      capacity *= 2
     }
 
     subscript(index: Int) -> Token {
@@ -132,6 +135,9 @@ struct JSONTapeView {
 
   /// Whether the string token at `index` is `text`, by its bytes (an escaped string never is:
   /// the callers look up keys and names, which have no escapes).
+  // Inlined, as are the two below: `text` is a literal at every call, whose length and bytes are
+  // then constants.
+  @inline(__always)
   func string(_ index: Int, is text: StaticString) -> Bool {
     let token = tokens[index]
     let length = text.utf8CodeUnitCount
@@ -140,12 +146,14 @@ struct JSONTapeView {
   }
 
   /// Whether the bytes at `offset` are `other`; a loop, for keys are short.
+  @inline(__always)
   func equal(_ offset: Int, _ other: UnsafeBufferPointer<UInt8>) -> Bool {
     for index in 0..<other.count where bytes[offset + index] != other[index] { return false }
     return true
   }
 
   /// The value of the member of the object at `object` whose key is `key`, by a scan.
+  @inline(__always)
   func member(_ object: Int, _ key: StaticString) -> Int? {
     var index = object + 1
     for _ in 0..<tokens[object].count {
@@ -158,6 +166,8 @@ struct JSONTapeView {
 
 extension JSONParser {
   /// Reads one value onto `tokens` (see ``JSONTape``).
+  // Inlined into the readers of objects and arrays, which call it once per member or element.
+  @inline(__always)
   mutating func tapeValue(into tokens: inout JSONTape.Tokens) throws(Failure) {
     guard position < bytes.count else { throw failure(.unexpectedEnd) }
     let start = position
@@ -170,7 +180,7 @@ extension JSONParser {
       if limits.cutsTooDeep && depth >= maxDepth { throw failure(.tooDeep(limit: maxDepth)) }
       try tapeArray(into: &tokens)
     case UInt8(ascii: "\""):
-      if try scanUnescapedString() {
+      if try scanShortString() != .escaped {
         tokens.append(scalar(.string, start + 1, position - 1, tokens.count))
       } else {
         _ = try parseEscapedString(from: start)
@@ -186,7 +196,7 @@ extension JSONParser {
       try literal("null")
       tokens.append(scalar(.null, start, position, tokens.count))
     case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-      try scanNumber()
+      try scanShortNumber()
       tokens.append(scalar(.number, start, position, tokens.count))
     default: throw failure(.unexpectedByte(bytes[position]))
     }
@@ -224,6 +234,9 @@ extension JSONParser {
     guard let object = try openContainer(.object, closing: UInt8(ascii: "}"), into: &tokens) else { return }
     var count = 0
     var keys = Set<String>()
+    // A bit for each key read, chosen by its ``keyMark(_:_:)``: a key whose bit is clear is not
+    // among them, and only the others are compared with the keys before.
+    var marks: UInt64 = 0
     while true {
       skipWhitespace()
       guard position < bytes.count else { throw failure(.unexpectedEnd) }
@@ -231,16 +244,24 @@ extension JSONParser {
       let keyOffset = position
       // Keys are compared byte by byte: one with an escape or a non-ASCII character (which
       // `String` compares by canonical equivalence) is left to the tree parser.
-      guard try scanUnescapedString() else { throw failure(.invalidEscape) }
+      switch try scanShortString() {
+      case .ascii: break
+      case .unicode: throw failure(.invalidUTF8)
+      case .escaped: throw failure(.invalidEscape)
+      }
       let keyStart = keyOffset + 1
       let keyEnd = position - 1
-      for offset in keyStart..<keyEnd where bytes[offset] >= 0x80 { throw failure(.invalidUTF8) }
-      if try isDuplicate(keyStart, keyEnd, in: tokens, object: object, count: count, keys: &keys) {
+      let mark = keyMark(keyStart, keyEnd)
+      // Once the keys are hashed (a large object), every key is, so that the set holds them all.
+      if marks & mark != 0 || !keys.isEmpty,
+        try isDuplicate(keyStart, keyEnd, in: tokens, object: object, count: count, keys: &keys)
+      {
         throw Failure(
           problem: .duplicateKey(
             String(decoding: UnsafeBufferPointer(rebasing: bytes[keyStart..<keyEnd]), as: UTF8.self)),
           offset: keyOffset, path: FieldPath())
       }
+      marks |= mark
       tokens.append(scalar(.string, keyStart, keyEnd, tokens.count))
       skipWhitespace()
       guard position < bytes.count else { throw failure(.unexpectedEnd) }
@@ -256,6 +277,17 @@ extension JSONParser {
     }
   }
 
+  /// One bit of 64, chosen by the length and three of the bytes of the key at `start..<end`.
+  @inline(__always)
+  private func keyMark(_ start: Int, _ end: Int) -> UInt64 {
+    let length = end - start
+    guard length > 0 else { return 1 }
+    let summary =
+      UInt64(length) | UInt64(bytes[start]) << 16 | UInt64(bytes[start + length / 2]) << 24
+      | UInt64(bytes[end - 1]) << 32
+    return 1 << ((summary &* 0x9E37_79B9_7F4A_7C15) >> 58)
+  }
+
   /// Whether the key at `start..<end` is one of the `count` keys before it in the object; as in
   /// ``parseValue()``, small objects are scanned and larger ones hashed.
   private func isDuplicate(
@@ -266,11 +298,7 @@ extension JSONParser {
       var index = object + 1
       for _ in 0..<count {
         let key = tokens[index]
-        if key.end - key.start == length,
-          bytes[key.start..<key.end].elementsEqual(bytes[start..<end])
-        {
-          return true
-        }
+        if key.end - key.start == length, equal(key.start, start, length) { return true }
         index = tokens[index + 1].next
       }
       return false
@@ -286,6 +314,12 @@ extension JSONParser {
     }
     return !keys.insert(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self))
       .inserted
+  }
+
+  /// Whether the `length` bytes at `first` and at `second` are the same.
+  private func equal(_ first: Int, _ second: Int, _ length: Int) -> Bool {
+    for offset in 0..<length where bytes[first + offset] != bytes[second + offset] { return false }
+    return true
   }
 
   private mutating func tapeArray(into tokens: inout JSONTape.Tokens) throws(Failure) {
