@@ -319,37 +319,34 @@ struct JSONParser {
       throw failure(.invalidNumber)
     }
     if index < end, bytes[index] == UInt8(ascii: ".") {
-      index += 1
-      guard index < end else {
-        position = index
-        throw failure(.unexpectedEnd)
-      }
-      guard isDigit(bytes[index]) else {
-        position = index
-        throw failure(.invalidNumber)
-      }
-      index = digits(from: index + 1)
+      index = try requiredDigits(from: index + 1)
     }
     if index < end, bytes[index] | 0x20 == UInt8(ascii: "e") {
       index += 1
       if index < end, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
         index += 1
       }
-      guard index < end else {
-        position = index
-        throw failure(.unexpectedEnd)
-      }
-      guard isDigit(bytes[index]) else {
-        position = index
-        throw failure(.invalidNumber)
-      }
-      index = digits(from: index + 1)
+      index = try requiredDigits(from: index)
     }
     if index - start > limits.maxNumberLength {
       position = start
       throw failure(.numberTooLong(limit: limits.maxNumberLength))
     }
     position = index
+  }
+
+  /// Past the digits a fraction or an exponent must have from `index` on; where there are none,
+  /// throws with `position` there.
+  private mutating func requiredDigits(from index: Int) throws(Failure) -> Int {
+    guard index < bytes.count else {
+      position = index
+      throw failure(.unexpectedEnd)
+    }
+    guard isDigit(bytes[index]) else {
+      position = index
+      throw failure(.invalidNumber)
+    }
+    return digits(from: index + 1)
   }
 
   /// ``scanNumber()``, inlined for an integer of one to seven digits without a sign (indices,
