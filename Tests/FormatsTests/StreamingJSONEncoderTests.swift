@@ -126,6 +126,21 @@ private struct NestedAfterSibling: Encodable {
   }
 }
 
+/// Writes the members `names`, in order, with the integers from 0.
+private struct Members: Encodable {
+  struct Key: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+  }
+  var names: [String]
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: Key.self)
+    for (value, name) in names.enumerated() { try container.encode(value, forKey: Key(stringValue: name)) }
+  }
+}
+
 private struct SuperEncoding: Encodable {
   enum Key: String, CodingKey { case a }
   func encode(to encoder: any Encoder) throws {
@@ -232,6 +247,23 @@ extension Box: Sendable where Value: Sendable {}
 
   @Test func aKeyEncodedTwiceIsHandedBack() {
     #expect(streamed(KeyTwice()) == nil)
+  }
+
+  @Test(arguments: [2, 16, 17, 18, 40])
+  func theFirstKeyEncodedAgainIsHandedBackWhateverTheMembersBefore(count: Int) {
+    let names = (0..<count).map { "k\($0)" }
+    #expect(streamed(Members(names: names + ["k0"])) == nil)
+  }
+
+  @Test(arguments: [2, 16, 17, 18, 40])
+  func aLaterKeyEncodedAgainIsHandedBackWhateverTheMembersBefore(count: Int) {
+    let names = (0..<count).map { "k\($0)" }
+    #expect(streamed(Members(names: names + ["k\(count - 1)"])) == nil)
+  }
+
+  @Test func distinctKeysPastTheLinearSearchAreWrittenInOrder() throws {
+    let members = Members(names: (0..<40).map { "k\($0)" })
+    #expect(streamed(members)?.text == String(decoding: try treeBytes(members), as: UTF8.self))
   }
 
   @Test func aContainerUsedAfterALaterSiblingIsHandedBack() {

@@ -101,8 +101,8 @@ final class StreamingJSONEncoder {
     case .value: break
     }
     frame.generation &+= 1
-    frame.parent = nil
-    frame.key = nil
+    // Its parent and key stay until the frame is reused, which replaces them: a stale handle
+    // fails before it reads them, and releasing them here cost a tenth of a small value's time.
     frame.count = 0
     if !frame.keys.isEmpty { frame.keys.removeAll(keepingCapacity: true) }
     if frame.keySet != nil { frame.keySet = nil }
@@ -114,14 +114,20 @@ final class StreamingJSONEncoder {
   /// replaces in place.
   fileprivate func member(_ key: some CodingKey, of frame: Frame) -> Bool {
     let name = key.stringValue
-    if frame.keySet != nil {
-      guard frame.keySet?.insert(name).inserted == true else { return fail() }
+    if frame.count == 0 {
+      // Most objects an action makes have one member (an enum case, its payload): their key
+      // needs no array.
+      frame.firstKey = name
     } else {
-      guard !frame.keys.contains(name) else { return fail() }
-      frame.keys.append(name)
-      if frame.keys.count > Frame.linearLimit { frame.keySet = Set(frame.keys) }
+      if frame.keySet != nil {
+        guard frame.keySet?.insert(name).inserted == true else { return fail() }
+      } else {
+        guard name != frame.firstKey, !frame.keys.contains(name) else { return fail() }
+        frame.keys.append(name)
+        if frame.keys.count >= Frame.linearLimit { frame.keySet = Set(frame.keys) }
+      }
+      writer.append(UInt8(ascii: ","))
     }
-    if frame.count > 0 { writer.append(UInt8(ascii: ",")) }
     frame.count += 1
     writer.string(name)
     writer.append(UInt8(ascii: ":"))
@@ -163,7 +169,7 @@ final class StreamingJSONEncoder {
     guard activate(handle) else { return nil }
     let singleKey: String? =
       switch frame.kind {
-      case .object: frame.count == 1 ? frame.keys.first : nil
+      case .object: frame.count == 1 ? frame.firstKey : nil
       case .value: frame.valueSingleKey
       case .pending, .array: nil
       }
@@ -262,9 +268,11 @@ private final class Frame {
   @exclusivity(unchecked) var key: (any CodingKey)?
   /// Members or elements written.
   @exclusivity(unchecked) var count = 0
-  /// The keys written, to tell a repeated one.
+  /// The first key written, when ``count`` is at least 1.
+  @exclusivity(unchecked) var firstKey = ""
+  /// The keys written after the first, to tell a repeated one.
   @exclusivity(unchecked) var keys: [String] = []
-  /// The keys written, once there are more than a linear search's worth.
+  /// The keys written (the first included), once there are more than a linear search's worth.
   @exclusivity(unchecked) var keySet: Set<String>?
   /// For a single value: the key of its only member, when it is an object of one member.
   @exclusivity(unchecked) var valueSingleKey: String?
