@@ -140,10 +140,11 @@ struct JSONWriter {
   /// `DecimalDigits.maxCount` bytes.
   @inlinable @inline(__always)
   mutating func integerReserved(_ value: some FixedWidthInteger) {
-    let window = UnsafeMutableRawBufferPointer(start: start + count, count: DecimalDigits.maxCount)
-    let first = DecimalDigits.write(value, into: window)
+    let base = UnsafeMutableRawPointer(start + count)
+    let first = DecimalDigits.write(
+      value, into: UnsafeMutableRawBufferPointer(start: base, count: DecimalDigits.maxCount))
     let length = DecimalDigits.maxCount &- first
-    if first > 0 { window.baseAddress!.copyMemory(from: window.baseAddress! + first, byteCount: length) }
+    if first > 0 { base.copyMemory(from: base + first, byteCount: length) }
     count &+= length
   }
 
