@@ -141,6 +141,17 @@ private struct Members: Encodable {
   }
 }
 
+/// Keeps its keyed container after its `encode(to:)` returns.
+private final class ContainerKeeper: Encodable {
+  enum Key: String, CodingKey { case a, b }
+  var kept: KeyedEncodingContainer<Key>?
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: Key.self)
+    try container.encode(1, forKey: .a)
+    kept = container
+  }
+}
+
 private struct SuperEncoding: Encodable {
   enum Key: String, CodingKey { case a }
   func encode(to encoder: any Encoder) throws {
@@ -264,6 +275,30 @@ extension Box: Sendable where Value: Sendable {}
   @Test func distinctKeysPastTheLinearSearchAreWrittenInOrder() throws {
     let members = Members(names: (0..<40).map { "k\($0)" })
     #expect(streamed(members)?.text == String(decoding: try treeBytes(members), as: UTF8.self))
+  }
+
+  @Test func aKeyedContainerKeptPastItsValueWritesNothingLater() throws {
+    let encoder = StreamingJSONEncoder()
+    let keeper = ContainerKeeper()
+    #expect(streamed(keeper, encoder: encoder)?.text == #"{"a":1}"#)
+    var kept = try #require(keeper.kept)
+    #expect(streamed(keeper, encoder: encoder)?.text == #"{"a":1}"#)
+    try kept.encode(2, forKey: .b)
+    var nested = kept.nestedContainer(keyedBy: ContainerKeeper.Key.self, forKey: .b)
+    try nested.encode(3, forKey: .a)
+    #expect(streamed(keeper, encoder: encoder)?.text == #"{"a":1}"#)
+    #expect(
+      streamed(Action.batch([.add(4), .batch([.add(5)])]), encoder: encoder)?.text
+        == String(decoding: try treeBytes(Action.batch([.add(4), .batch([.add(5)])])), as: UTF8.self))
+  }
+
+  @Test func aKeyedContainerHeldWhileAnotherOfItsKeysIsOpenLeavesEachItsMembers() throws {
+    let encoder = StreamingJSONEncoder()
+    let value = Action.batch([.rename(to: "a"), .batch([.rename(to: "b"), .move(x: 1, y: 2)]), .add(3)])
+    for _ in 0..<3 {
+      #expect(
+        streamed(value, encoder: encoder)?.text == String(decoding: try treeBytes(value), as: UTF8.self))
+    }
   }
 
   @Test func aContainerUsedAfterALaterSiblingIsHandedBack() {
