@@ -49,6 +49,30 @@ import Testing
     #expect(text(writer) == "[1,22")
   }
 
+  @Test(arguments: [
+    ("", #""""#),
+    ("plain text past the first capacity, é 🎉", #""plain text past the first capacity, é 🎉""#),
+    ("\"first", #""\"first""#),
+    ("last\\", #""last\\""#),
+    ("a\nb\tc\u{1}d\u{1f}", #""a\nb\tc\u0001d\u001f""#),
+  ])
+  func stringsAreWrittenQuotedWithWhatMustBeEscapedEscaped(text: String, json: String) {
+    var writer = JSONWriter(capacity: 4)
+    writer.raw("[")
+    writer.string(text)
+    writer.raw("]")
+    #expect(self.text(writer) == "[" + json + "]")
+  }
+
+  @Test func aStringWrittenIntoACopyLeavesTheOriginalsBytes() {
+    var writer = JSONWriter()
+    writer.raw("[")
+    let copy = writer
+    writer.string("x")
+    #expect(text(copy) == "[")
+    #expect(text(writer) == #"["x""#)
+  }
+
   @Test func aCopyKeepsItsBytesWhenTheOriginalIsClearedAndWrittenAgain() {
     var writer = JSONWriter()
     writer.string("first")
