@@ -301,6 +301,17 @@ extension Box: Sendable where Value: Sendable {}
     }
   }
 
+  @Test func scalarsAndValuesOfOtherTypesInTurnAreEachWrittenAsTheirType() throws {
+    let encoder = StreamingJSONEncoder()
+    #expect(streamed(Action.add(1), encoder: encoder)?.text == #"{"add":{"_0":1}}"#)
+    #expect(streamed(7, encoder: encoder)?.text == "7")
+    #expect(streamed(Action.add(2), encoder: encoder)?.text == #"{"add":{"_0":2}}"#)
+    #expect(streamed("s", encoder: encoder)?.text == #""s""#)
+    #expect(streamed([Action.increment], encoder: encoder)?.text == #"[{"increment":{}}]"#)
+    #expect(
+      streamed(Login(), encoder: encoder)?.text == String(decoding: try treeBytes(Login()), as: UTF8.self))
+  }
+
   @Test func aContainerUsedAfterALaterSiblingIsHandedBack() {
     #expect(streamed(NestedAfterSibling()) == nil)
   }

@@ -34,6 +34,9 @@ final class StreamingJSONEncoder {
   @exclusivity(unchecked) private var depth = 0
   /// Set when the value's `encode(to:)` used its containers out of order.
   @exclusivity(unchecked) fileprivate var failed = false
+  /// The last type met that is none of the scalars written directly: most values met are of
+  /// the type before (a journal's actions), which then skip comparing it with each scalar type.
+  @exclusivity(unchecked) private var lastComposite: ObjectIdentifier?
   /// Keyed containers made so far, by the type of their keys, handed out again once no one
   /// holds them: making one asked the runtime for three generic types' metadata and a
   /// conformance (a quarter of a small action's time), which a type's first container pays.
@@ -186,7 +189,11 @@ final class StreamingJSONEncoder {
   fileprivate func box<T: Encodable>(
     _ value: T, parent: Frame?, key: (any CodingKey)?
   ) throws -> String? {
-    if try primitive(value) { return nil }
+    let type = ObjectIdentifier(T.self)
+    if type != lastComposite {
+      if try primitive(value) { return nil }
+      lastComposite = type
+    }
     if types.isSensitive(T.self) {
       writer.string(Redaction.placeholder)
       return nil
