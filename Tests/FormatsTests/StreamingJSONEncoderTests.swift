@@ -126,6 +126,32 @@ private struct NestedAfterSibling: Encodable {
   }
 }
 
+/// Writes the members `names`, in order, with the integers from 0.
+private struct Members: Encodable {
+  struct Key: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+  }
+  var names: [String]
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: Key.self)
+    for (value, name) in names.enumerated() { try container.encode(value, forKey: Key(stringValue: name)) }
+  }
+}
+
+/// Keeps its keyed container after its `encode(to:)` returns.
+private final class ContainerKeeper: Encodable {
+  enum Key: String, CodingKey { case a, b }
+  var kept: KeyedEncodingContainer<Key>?
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: Key.self)
+    try container.encode(1, forKey: .a)
+    kept = container
+  }
+}
+
 private struct SuperEncoding: Encodable {
   enum Key: String, CodingKey { case a }
   func encode(to encoder: any Encoder) throws {
@@ -232,6 +258,58 @@ extension Box: Sendable where Value: Sendable {}
 
   @Test func aKeyEncodedTwiceIsHandedBack() {
     #expect(streamed(KeyTwice()) == nil)
+  }
+
+  @Test(arguments: [2, 16, 17, 18, 40])
+  func theFirstKeyEncodedAgainIsHandedBackWhateverTheMembersBefore(count: Int) {
+    let names = (0..<count).map { "k\($0)" }
+    #expect(streamed(Members(names: names + ["k0"])) == nil)
+  }
+
+  @Test(arguments: [2, 16, 17, 18, 40])
+  func aLaterKeyEncodedAgainIsHandedBackWhateverTheMembersBefore(count: Int) {
+    let names = (0..<count).map { "k\($0)" }
+    #expect(streamed(Members(names: names + ["k\(count - 1)"])) == nil)
+  }
+
+  @Test func distinctKeysPastTheLinearSearchAreWrittenInOrder() throws {
+    let members = Members(names: (0..<40).map { "k\($0)" })
+    #expect(streamed(members)?.text == String(decoding: try treeBytes(members), as: UTF8.self))
+  }
+
+  @Test func aKeyedContainerKeptPastItsValueWritesNothingLater() throws {
+    let encoder = StreamingJSONEncoder()
+    let keeper = ContainerKeeper()
+    #expect(streamed(keeper, encoder: encoder)?.text == #"{"a":1}"#)
+    var kept = try #require(keeper.kept)
+    #expect(streamed(keeper, encoder: encoder)?.text == #"{"a":1}"#)
+    try kept.encode(2, forKey: .b)
+    var nested = kept.nestedContainer(keyedBy: ContainerKeeper.Key.self, forKey: .b)
+    try nested.encode(3, forKey: .a)
+    #expect(streamed(keeper, encoder: encoder)?.text == #"{"a":1}"#)
+    #expect(
+      streamed(Action.batch([.add(4), .batch([.add(5)])]), encoder: encoder)?.text
+        == String(decoding: try treeBytes(Action.batch([.add(4), .batch([.add(5)])])), as: UTF8.self))
+  }
+
+  @Test func aKeyedContainerHeldWhileAnotherOfItsKeysIsOpenLeavesEachItsMembers() throws {
+    let encoder = StreamingJSONEncoder()
+    let value = Action.batch([.rename(to: "a"), .batch([.rename(to: "b"), .move(x: 1, y: 2)]), .add(3)])
+    for _ in 0..<3 {
+      #expect(
+        streamed(value, encoder: encoder)?.text == String(decoding: try treeBytes(value), as: UTF8.self))
+    }
+  }
+
+  @Test func scalarsAndValuesOfOtherTypesInTurnAreEachWrittenAsTheirType() throws {
+    let encoder = StreamingJSONEncoder()
+    #expect(streamed(Action.add(1), encoder: encoder)?.text == #"{"add":{"_0":1}}"#)
+    #expect(streamed(7, encoder: encoder)?.text == "7")
+    #expect(streamed(Action.add(2), encoder: encoder)?.text == #"{"add":{"_0":2}}"#)
+    #expect(streamed("s", encoder: encoder)?.text == #""s""#)
+    #expect(streamed([Action.increment], encoder: encoder)?.text == #"[{"increment":{}}]"#)
+    #expect(
+      streamed(Login(), encoder: encoder)?.text == String(decoding: try treeBytes(Login()), as: UTF8.self))
   }
 
   @Test func aContainerUsedAfterALaterSiblingIsHandedBack() {

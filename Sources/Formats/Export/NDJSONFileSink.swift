@@ -142,7 +142,12 @@ public final class NDJSONFileSink<State: Sendable, Action: Sendable>: JournalSin
 
   /// Writes the header, if nothing was written yet, so that the first line costs what the others do.
   public func prepare(metadata: JournalMetadata) {
-    if let background { background.enqueueHeader(metadata) } else { file.write([], header: metadata) }
+    if let background {
+      background.enqueueHeader(metadata)
+    } else {
+      var none: [PendingLine<State, Action>] = []
+      file.write(&none, header: metadata)
+    }
   }
 
   /// Appends the event's line (after the header, if nothing was written yet).
@@ -150,7 +155,8 @@ public final class NDJSONFileSink<State: Sendable, Action: Sendable>: JournalSin
     if let background {
       handOff.event(background, event, metadata)
     } else {
-      file.write([.event(event)], header: metadata)
+      var lines: [PendingLine<State, Action>] = [.event(event)]
+      file.write(&lines, header: metadata)
     }
   }
 }
@@ -200,10 +206,11 @@ struct LineFormat<State: Sendable, Action: Sendable>: Sendable {
       JournalObjectWriter<State, Action>, JournalEntry<Action>, JournalCheckpoint<State>?, inout JSONWriter
     ) -> Void
   /// Writes the line at a position of a batch, or returns the metadata of the header found there
-  /// for the file to write (unless it wrote one already).
+  /// for the file to write (unless it wrote one already). The line is moved out of the batch,
+  /// which keeps ``PendingLine/formatted`` in its place: copying it out retained what it holds.
   let line:
     @Sendable (
-      JournalObjectWriter<State, Action>, [PendingLine<State, Action>], Int, inout JSONWriter
+      JournalObjectWriter<State, Action>, inout [PendingLine<State, Action>], Int, inout JSONWriter
     ) -> JournalMetadata?
 
   @usableFromInline
@@ -214,7 +221,7 @@ struct LineFormat<State: Sendable, Action: Sendable>: Sendable {
       ) -> Void,
     line:
       @escaping @Sendable (
-        JournalObjectWriter<State, Action>, [PendingLine<State, Action>], Int, inout JSONWriter
+        JournalObjectWriter<State, Action>, inout [PendingLine<State, Action>], Int, inout JSONWriter
       ) -> JournalMetadata?
   ) {
     self.entry = entry
@@ -231,7 +238,9 @@ extension LineFormat {
         writeEntryLine(objects, entry, checkpoint, into: &writer)
       },
       line: { objects, lines, index, writer in
-        switch lines[index] {
+        var line = PendingLine<State, Action>.formatted
+        swap(&line, &lines[index])
+        switch consume line {
         case .entry(let entry, let checkpoint):
           writeEntryLine(objects, entry, checkpoint, into: &writer)
         case .event(let event):
@@ -240,6 +249,8 @@ extension LineFormat {
           writer.raw("}\n")
         case .header(let metadata):
           return metadata
+        case .formatted:
+          break
         }
         return nil
       })
@@ -267,6 +278,8 @@ enum PendingLine<State: Sendable, Action: Sendable>: Sendable {
   case event(JournalEffectEvent)
   /// The header, written if nothing was written yet.
   case header(JournalMetadata)
+  /// What a batch keeps in the place of a line once it is formatted.
+  case formatted
 }
 
 /// The sink's file and the formatter of its lines, shared by the sink and its background writer.
@@ -320,7 +333,7 @@ final class SinkFile<State: Sendable, Action: Sendable>: Sendable {
 
   /// Formats `lines` (after the header made of `header`, if nothing was written yet) and writes
   /// them, in as few `write`s as their size allows; lines are only ever written whole, in order.
-  func write(_ lines: [PendingLine<State, Action>], header: JournalMetadata? = nil) {
+  func write(_ lines: inout [PendingLine<State, Action>], header: JournalMetadata? = nil) {
     state.withLock { state in
       guard state.descriptor >= 0, state.error == nil else { return }
       state.buffer.removeAll()
@@ -330,7 +343,7 @@ final class SinkFile<State: Sendable, Action: Sendable>: Sendable {
         count += 1
       }
       for index in 0..<lines.count {
-        if let metadata = format.line(objects, lines, index, &state.buffer) {
+        if let metadata = format.line(objects, &lines, index, &state.buffer) {
           if !state.wroteHeader {
             writeHeader(metadata, into: &state)
             count += 1
@@ -536,7 +549,7 @@ final class BackgroundWriter<State: Sendable, Action: Sendable>: @unchecked Send
       condition.broadcast()
       condition.unlock()
 
-      file.write(batch)
+      file.write(&batch)
       batch.removeAll(keepingCapacity: true)
 
       condition.lock()

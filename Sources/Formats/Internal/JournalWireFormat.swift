@@ -119,14 +119,16 @@ struct JournalObjectWriter<State: Sendable, Action: Sendable> {
     scratch.writer.removeAll()
     let (replayable, singleKey) = actions.write(entry.action, into: &scratch.writer)
     let name = namer.name(of: entry.action, singleKey: replayable ? singleKey : nil)
-    writer.raw(#"{"index":"#)
-    writer.integer(entry.index)
-    writer.raw(#","seq":"#)
-    writer.integer(entry.sequence)
-    writer.raw(#","time":"#)
-    writer.integer(nanoseconds(entry.time))
-    writer.raw(#","wallTime":"#)
-    writer.integer(wallNanoseconds(entry.wallTime))
+    // The fixed members make their room once per run of them (see `JSONWriter.rawReserved`).
+    writer.reserve(Self.headRoom)
+    writer.rawReserved(#"{"index":"#)
+    writer.integerReserved(entry.index)
+    writer.rawReserved(#","seq":"#)
+    writer.integerReserved(entry.sequence)
+    writer.rawReserved(#","time":"#)
+    writer.integerReserved(nanoseconds(entry.time))
+    writer.rawReserved(#","wallTime":"#)
+    writer.integerReserved(wallNanoseconds(entry.wallTime))
     if let context = entry.context {
       writer.raw(#","context":"#)
       writer.string(context)
@@ -139,22 +141,36 @@ struct JournalObjectWriter<State: Sendable, Action: Sendable> {
     writer.append(scratch.writer)
     writer.raw(replayable ? #","replayable":true,"outcome":"# : #","replayable":false,"outcome":"#)
     writer.string(entry.outcome.rawValue)
-    writer.raw(#","durations":{"chain":"#)
-    writer.integer(nanoseconds(entry.chainDuration))
+    writer.reserve(Self.durationsRoom)
+    writer.rawReserved(#","durations":{"chain":"#)
+    writer.integerReserved(nanoseconds(entry.chainDuration))
     if let reducer = entry.reducerDuration {
-      writer.raw(#","reducer":"#)
-      writer.integer(nanoseconds(reducer))
+      writer.rawReserved(#","reducer":"#)
+      writer.integerReserved(nanoseconds(reducer))
     }
     if let offset = entry.reducerOffset {
-      writer.raw(#","reducerOffset":"#)
-      writer.integer(nanoseconds(offset))
+      writer.rawReserved(#","reducerOffset":"#)
+      writer.integerReserved(nanoseconds(offset))
     }
-    writer.raw("}")
+    writer.rawReserved("}")
     if checkpoint != nil || stateAfter != nil {
       writeStates(
         checkpoint: checkpoint, stateAfter: stateAfter, redactedChanges: redactedChanges, into: &writer)
     }
     writer.raw("}")
+  }
+
+  /// The most bytes of an entry's members from `{"index":` to its wall time: their names and
+  /// four integers.
+  @usableFromInline static var headRoom: Int {
+    // `{"index":,"seq":,"time":,"wallTime":` is 36 bytes.
+    36 + 4 * DecimalDigits.maxCount
+  }
+
+  /// The most bytes of an entry's durations: their names, three integers and the closing brace.
+  @usableFromInline static var durationsRoom: Int {
+    // `,"durations":{"chain":,"reducer":,"reducerOffset":}` is 51 bytes.
+    51 + 3 * DecimalDigits.maxCount
   }
 
   /// Writes an entry's checkpoint and state members: rare in a stream, left out of line.

@@ -34,6 +34,14 @@ final class StreamingJSONEncoder {
   @exclusivity(unchecked) private var depth = 0
   /// Set when the value's `encode(to:)` used its containers out of order.
   @exclusivity(unchecked) fileprivate var failed = false
+  /// The last type met that is none of the scalars written directly: most values met are of
+  /// the type before (a journal's actions), which then skip comparing it with each scalar type.
+  @exclusivity(unchecked) private var lastComposite: ObjectIdentifier?
+  /// Keyed containers made so far, by the type of their keys, handed out again once no one
+  /// holds them: making one asked the runtime for three generic types' metadata and a
+  /// conformance (a quarter of a small action's time), which a type's first container pays.
+  @exclusivity(unchecked) private var keyedContainers: [KeyedContainerEntry] = []
+  private static var keyedContainerLimit: Int { 8 }
 
   /// The result of writing a value.
   struct Written {
@@ -55,6 +63,9 @@ final class StreamingJSONEncoder {
       failed = true
     }
     while depth > 0 { closeLast() }
+    // The kept containers would otherwise keep their encoder: a container held past its
+    // value writes nothing (its frame is closed) wherever it points.
+    for entry in keyedContainers { entry.cursor.encoder = nil }
     swap(&writer, &output)
     if failed {
       output.removeSuffix(from: start)
@@ -64,6 +75,28 @@ final class StreamingJSONEncoder {
   }
 
   // MARK: Frames
+
+  /// A keyed container for `Key` writing to `handle`'s frame: one made before, if no one
+  /// holds it any more, pointed at that frame.
+  fileprivate func keyedContainer<Key: CodingKey>(
+    keyedBy: Key.Type, handle: Handle
+  ) -> KeyedEncodingContainer<Key> {
+    let type = ObjectIdentifier(Key.self)
+    for entry in keyedContainers where entry.type == type {
+      guard isKnownUniquelyReferenced(&entry.box) else { continue }
+      entry.cursor.encoder = self
+      entry.cursor.handle = handle
+      // The box is a `KeyedEncodingContainer<Key>`'s only stored property, kept as it was made.
+      return unsafeBitCast(entry.box, to: KeyedEncodingContainer<Key>.self)
+    }
+    let cursor = KeyedCursor(encoder: self, handle: handle)
+    let container = KeyedEncodingContainer(StreamKeyedContainer<Key>(cursor: cursor))
+    if keyedContainers.count < Self.keyedContainerLimit {
+      keyedContainers.append(
+        KeyedContainerEntry(type: type, cursor: cursor, box: unsafeBitCast(container, to: AnyObject.self)))
+    }
+    return container
+  }
 
   fileprivate func frame(_ kind: Frame.Kind, parent: Frame?, key: (any CodingKey)?) -> Frame {
     if depth == frames.count { frames.append(Frame()) }
@@ -101,8 +134,8 @@ final class StreamingJSONEncoder {
     case .value: break
     }
     frame.generation &+= 1
-    frame.parent = nil
-    frame.key = nil
+    // Its parent and key stay until the frame is reused, which replaces them: a stale handle
+    // fails before it reads them, and releasing them here cost a tenth of a small value's time.
     frame.count = 0
     if !frame.keys.isEmpty { frame.keys.removeAll(keepingCapacity: true) }
     if frame.keySet != nil { frame.keySet = nil }
@@ -114,14 +147,20 @@ final class StreamingJSONEncoder {
   /// replaces in place.
   fileprivate func member(_ key: some CodingKey, of frame: Frame) -> Bool {
     let name = key.stringValue
-    if frame.keySet != nil {
-      guard frame.keySet?.insert(name).inserted == true else { return fail() }
+    if frame.count == 0 {
+      // Most objects an action makes have one member (an enum case, its payload): their key
+      // needs no array.
+      frame.firstKey = name
     } else {
-      guard !frame.keys.contains(name) else { return fail() }
-      frame.keys.append(name)
-      if frame.keys.count > Frame.linearLimit { frame.keySet = Set(frame.keys) }
+      if frame.keySet != nil {
+        guard frame.keySet?.insert(name).inserted == true else { return fail() }
+      } else {
+        guard name != frame.firstKey, !frame.keys.contains(name) else { return fail() }
+        frame.keys.append(name)
+        if frame.keys.count >= Frame.linearLimit { frame.keySet = Set(frame.keys + [frame.firstKey]) }
+      }
+      writer.append(UInt8(ascii: ","))
     }
-    if frame.count > 0 { writer.append(UInt8(ascii: ",")) }
     frame.count += 1
     writer.string(name)
     writer.append(UInt8(ascii: ":"))
@@ -150,7 +189,11 @@ final class StreamingJSONEncoder {
   fileprivate func box<T: Encodable>(
     _ value: T, parent: Frame?, key: (any CodingKey)?
   ) throws -> String? {
-    if try primitive(value) { return nil }
+    let type = ObjectIdentifier(T.self)
+    if type != lastComposite {
+      if try primitive(value) { return nil }
+      lastComposite = type
+    }
     if types.isSensitive(T.self) {
       writer.string(Redaction.placeholder)
       return nil
@@ -163,7 +206,7 @@ final class StreamingJSONEncoder {
     guard activate(handle) else { return nil }
     let singleKey: String? =
       switch frame.kind {
-      case .object: frame.count == 1 ? frame.keys.first : nil
+      case .object: frame.count == 1 ? frame.firstKey : nil
       case .value: frame.valueSingleKey
       case .pending, .array: nil
       }
@@ -262,12 +305,45 @@ private final class Frame {
   @exclusivity(unchecked) var key: (any CodingKey)?
   /// Members or elements written.
   @exclusivity(unchecked) var count = 0
-  /// The keys written, to tell a repeated one.
+  /// The first key written, when ``count`` is at least 1.
+  @exclusivity(unchecked) var firstKey = ""
+  /// The keys written after the first, to tell a repeated one.
   @exclusivity(unchecked) var keys: [String] = []
-  /// The keys written, once there are more than a linear search's worth.
+  /// The keys written (the first included), once there are more than a linear search's worth.
   @exclusivity(unchecked) var keySet: Set<String>?
   /// For a single value: the key of its only member, when it is an object of one member.
   @exclusivity(unchecked) var valueSingleKey: String?
+}
+
+/// A keyed container kept by the encoder (see `StreamingJSONEncoder.keyedContainer`).
+///
+/// A class: in an array of structs, the uniqueness check of an element's box went through a
+/// copy of the element, which made the box never unique.
+private final class KeyedContainerEntry {
+  /// The type of its keys.
+  let type: ObjectIdentifier
+  let cursor: KeyedCursor
+  /// The `KeyedEncodingContainer`'s box: uniquely referenced when only the encoder holds it.
+  @exclusivity(unchecked) var box: AnyObject
+
+  init(type: ObjectIdentifier, cursor: KeyedCursor, box: AnyObject) {
+    self.type = type
+    self.cursor = cursor
+    self.box = box
+  }
+}
+
+/// Where a keyed container writes: a class, so that the encoder can point a container it made
+/// before at a new frame.
+private final class KeyedCursor {
+  /// `nil` once the value it was handed out for is written.
+  @exclusivity(unchecked) var encoder: StreamingJSONEncoder?
+  @exclusivity(unchecked) var handle: Handle
+
+  init(encoder: StreamingJSONEncoder, handle: Handle) {
+    self.encoder = encoder
+    self.handle = handle
+  }
 }
 
 /// A frame, as long as it is open.
@@ -299,7 +375,7 @@ private struct StreamEncoder: Encoder, SingleValueEncodingContainer {
       case .array, .value: _ = encoder.fail()
       }
     }
-    return KeyedEncodingContainer(StreamKeyedContainer<Key>(encoder: encoder, handle: handle))
+    return encoder.keyedContainer(keyedBy: Key.self, handle: handle)
   }
 
   func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -383,89 +459,97 @@ private struct StreamEncoder: Encoder, SingleValueEncodingContainer {
 }
 
 private struct StreamKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
-  let encoder: StreamingJSONEncoder
-  let handle: Handle
+  let cursor: KeyedCursor
 
-  var codingPath: [any CodingKey] { encoder.codingPath(handle.frame) }
+  /// The encoder; for a container held past its value's writing, a detached one, in which its
+  /// handle (to a frame closed since) writes nothing.
+  private var encoder: StreamingJSONEncoder { cursor.encoder ?? StreamingJSONEncoder() }
 
-  /// Starts the member `key`: whether its value is to be written now.
-  private func member(_ key: Key) -> Bool {
-    encoder.activate(handle) && encoder.member(key, of: handle.frame)
+  var codingPath: [any CodingKey] { encoder.codingPath(cursor.handle.frame) }
+
+  /// Starts the member `key`: the encoder to write its value with, or `nil` when it is not to
+  /// be written. The encoder is read once per member: each read retains it.
+  private func member(_ key: Key) -> StreamingJSONEncoder? {
+    guard let encoder = cursor.encoder else { return nil }
+    let handle = cursor.handle
+    return encoder.activate(handle) && encoder.member(key, of: handle.frame) ? encoder : nil
   }
 
   mutating func encodeNil(forKey key: Key) throws {
-    if member(key) { encoder.writer.raw("null") }
+    member(key)?.writer.raw("null")
   }
   mutating func encode(_ value: Bool, forKey key: Key) throws {
-    if member(key) { encoder.writer.raw(value ? "true" : "false") }
+    member(key)?.writer.raw(value ? "true" : "false")
   }
   mutating func encode(_ value: String, forKey key: Key) throws {
-    if member(key) { encoder.writer.string(value) }
+    member(key)?.writer.string(value)
   }
   mutating func encode(_ value: Int, forKey key: Key) throws {
-    if member(key) { encoder.writer.integer(value) }
+    member(key)?.writer.integer(value)
   }
   mutating func encode(_ value: Int8, forKey key: Key) throws {
-    if member(key) { encoder.writer.integer(value) }
+    member(key)?.writer.integer(value)
   }
   mutating func encode(_ value: Int16, forKey key: Key) throws {
-    if member(key) { encoder.writer.integer(value) }
+    member(key)?.writer.integer(value)
   }
   mutating func encode(_ value: Int32, forKey key: Key) throws {
-    if member(key) { encoder.writer.integer(value) }
+    member(key)?.writer.integer(value)
   }
   mutating func encode(_ value: Int64, forKey key: Key) throws {
-    if member(key) { encoder.writer.integer(value) }
+    member(key)?.writer.integer(value)
   }
   mutating func encode(_ value: UInt, forKey key: Key) throws {
-    if member(key) { encoder.writer.integer(value) }
+    member(key)?.writer.integer(value)
   }
   mutating func encode(_ value: UInt8, forKey key: Key) throws {
-    if member(key) { encoder.writer.integer(value) }
+    member(key)?.writer.integer(value)
   }
   mutating func encode(_ value: UInt16, forKey key: Key) throws {
-    if member(key) { encoder.writer.integer(value) }
+    member(key)?.writer.integer(value)
   }
   mutating func encode(_ value: UInt32, forKey key: Key) throws {
-    if member(key) { encoder.writer.integer(value) }
+    member(key)?.writer.integer(value)
   }
   mutating func encode(_ value: UInt64, forKey key: Key) throws {
-    if member(key) { encoder.writer.integer(value) }
+    member(key)?.writer.integer(value)
   }
 
   mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-    guard member(key) else { return }
-    try encoder.box(value, parent: handle.frame, key: key)
+    guard let encoder = member(key) else { return }
+    try encoder.box(value, parent: cursor.handle.frame, key: key)
   }
 
   mutating func nestedContainer<NestedKey: CodingKey>(
     keyedBy keyType: NestedKey.Type, forKey key: Key
   ) -> KeyedEncodingContainer<NestedKey> {
-    let nested = open(.object, forKey: key)
-    return KeyedEncodingContainer(StreamKeyedContainer<NestedKey>(encoder: encoder, handle: nested))
+    let (encoder, nested) = open(.object, forKey: key)
+    return encoder.keyedContainer(keyedBy: NestedKey.self, handle: nested)
   }
 
   mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-    StreamUnkeyedContainer(encoder: encoder, handle: open(.array, forKey: key))
+    let (encoder, nested) = open(.array, forKey: key)
+    return StreamUnkeyedContainer(encoder: encoder, handle: nested)
   }
 
-  /// Opens a nested object or array as the member `key`.
-  private func open(_ kind: Frame.Kind, forKey key: Key) -> Handle {
-    guard member(key) else { return handle }
+  /// Opens a nested object or array as the member `key`: the encoder and the nested frame's
+  /// handle, or this container's when the member is not written (the nested one writes nothing).
+  private func open(_ kind: Frame.Kind, forKey key: Key) -> (StreamingJSONEncoder, Handle) {
+    guard let encoder = member(key) else { return (self.encoder, cursor.handle) }
     encoder.writer.append(kind == .object ? UInt8(ascii: "{") : UInt8(ascii: "["))
-    return Handle(frame: encoder.frame(kind, parent: handle.frame, key: key))
+    return (encoder, Handle(frame: encoder.frame(kind, parent: cursor.handle.frame, key: key)))
   }
 
   // The tree encoder places a super encoder's value when it is resolved, wherever it was
   // written from: the value falls back to it.
   mutating func superEncoder() -> any Encoder {
+    let encoder = self.encoder
     _ = encoder.fail()
-    return StreamEncoder(encoder: encoder, handle: handle)
+    return StreamEncoder(encoder: encoder, handle: cursor.handle)
   }
 
   mutating func superEncoder(forKey key: Key) -> any Encoder {
-    _ = encoder.fail()
-    return StreamEncoder(encoder: encoder, handle: handle)
+    superEncoder()
   }
 }
 
@@ -491,7 +575,7 @@ private struct StreamUnkeyedContainer: UnkeyedEncodingContainer {
   mutating func nestedContainer<NestedKey: CodingKey>(
     keyedBy keyType: NestedKey.Type
   ) -> KeyedEncodingContainer<NestedKey> {
-    KeyedEncodingContainer(StreamKeyedContainer<NestedKey>(encoder: encoder, handle: open(.object)))
+    encoder.keyedContainer(keyedBy: NestedKey.self, handle: open(.object))
   }
 
   mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
