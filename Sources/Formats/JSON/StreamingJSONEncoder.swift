@@ -78,6 +78,13 @@ final class StreamingJSONEncoder {
 
   /// A keyed container for `Key` writing to `handle`'s frame: one made before, if no one
   /// holds it any more, pointed at that frame.
+  /// Whether a `KeyedEncodingContainer` is laid out as one reference, its box, which keeping
+  /// containers relies on (the type is not frozen): checked once, so that a standard library
+  /// that lays it out otherwise gets a new container each time, never a wrong one.
+  private static let containerIsItsBox =
+    MemoryLayout<KeyedEncodingContainer<LayoutProbeKey>>.size == MemoryLayout<AnyObject>.size
+    && MemoryLayout<KeyedEncodingContainer<LayoutProbeKey>>.alignment == MemoryLayout<AnyObject>.alignment
+
   fileprivate func keyedContainer<Key: CodingKey>(
     keyedBy: Key.Type, handle: Handle
   ) -> KeyedEncodingContainer<Key> {
@@ -91,7 +98,7 @@ final class StreamingJSONEncoder {
     }
     let cursor = KeyedCursor(encoder: self, handle: handle)
     let container = KeyedEncodingContainer(StreamKeyedContainer<Key>(cursor: cursor))
-    if keyedContainers.count < Self.keyedContainerLimit {
+    if Self.containerIsItsBox && keyedContainers.count < Self.keyedContainerLimit {
       keyedContainers.append(
         KeyedContainerEntry(type: type, cursor: cursor, box: unsafeBitCast(container, to: AnyObject.self)))
     }
@@ -595,4 +602,12 @@ private struct StreamUnkeyedContainer: UnkeyedEncodingContainer {
     _ = encoder.fail()
     return StreamEncoder(encoder: encoder, handle: handle)
   }
+}
+
+/// A key type for ``StreamingJSONEncoder``'s layout check alone.
+private struct LayoutProbeKey: CodingKey {
+  var stringValue: String { "" }
+  var intValue: Int? { nil }
+  init?(stringValue: String) { nil }
+  init?(intValue: Int) { nil }
 }
