@@ -42,6 +42,19 @@ final class StreamingJSONEncoder {
   /// conformance (a quarter of a small action's time), which a type's first container pays.
   @exclusivity(unchecked) private var keyedContainers: [KeyedContainerEntry] = []
   private static var keyedContainerLimit: Int { 8 }
+  /// Whether containers are kept for reuse: not by the stand-in that a container held past its
+  /// value writes through (see ``detached()``), which never finishes a value to let them go.
+  private let keepsContainers: Bool
+
+  init() { keepsContainers = true }
+
+  private init(keepingContainers: Bool) { keepsContainers = keepingContainers }
+
+  /// An encoder for a container held past its value's writing: what it is asked to write goes
+  /// nowhere, and it keeps nothing that would keep it.
+  fileprivate static func detached() -> StreamingJSONEncoder {
+    StreamingJSONEncoder(keepingContainers: false)
+  }
 
   /// The result of writing a value.
   struct Written {
@@ -98,7 +111,7 @@ final class StreamingJSONEncoder {
     }
     let cursor = KeyedCursor(encoder: self, handle: handle)
     let container = KeyedEncodingContainer(StreamKeyedContainer<Key>(cursor: cursor))
-    if Self.containerIsItsBox && keyedContainers.count < Self.keyedContainerLimit {
+    if keepsContainers && Self.containerIsItsBox && keyedContainers.count < Self.keyedContainerLimit {
       keyedContainers.append(
         KeyedContainerEntry(type: type, cursor: cursor, box: unsafeBitCast(container, to: AnyObject.self)))
     }
@@ -470,7 +483,7 @@ private struct StreamKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProto
 
   /// The encoder; for a container held past its value's writing, a detached one, in which its
   /// handle (to a frame closed since) writes nothing.
-  private var encoder: StreamingJSONEncoder { cursor.encoder ?? StreamingJSONEncoder() }
+  private var encoder: StreamingJSONEncoder { cursor.encoder ?? .detached() }
 
   var codingPath: [any CodingKey] { encoder.codingPath(cursor.handle.frame) }
 
