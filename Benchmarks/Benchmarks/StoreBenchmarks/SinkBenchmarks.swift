@@ -1,7 +1,10 @@
 // The NDJSON sink's cost inside `send` (issue 12): the tracer with a sink writing each line before
 // `send` returns, and with one writing in the background, against the tracer alone, in the same
-// run. Every action carries a new payload (`.add(n)`, n counting up), so no action's JSON is
-// reused: the sink formats every line (the worst case; repeated small actions cost less).
+// run. In the plain scenarios every action carries a new payload (`.add(n)`, n counting up), so no
+// action's JSON is reused: the sink encodes every action (the worst case). The `-repeating` ones
+// send `.add(n % 100)`, a hundred distinct actions as an app's buttons and rows make, whose JSON
+// the sink keeps after it first encodes each (up to 1,024 values per action type); each has its
+// own tracer reference with the same actions.
 //
 // Each iteration sends 1,000 actions without pause and ends when the sink has written them all,
 // so its wall time is the rate the whole pipeline sustains. Each scenario also times, per
@@ -54,17 +57,30 @@ private func threadCPUNanoseconds() -> Int64 {
 /// Every iteration's CPU times of the sink scenarios (sending thread, whole process), by scenario.
 nonisolated(unsafe) private var sinkSamples: [String: [(sender: Int64, process: Int64, sends: Int)]] = [:]
 
-/// Sends `.add(n)` once per scaled iteration, timing the CPU as the file's comment says; `finish`
-/// (the sink's flush) is part of the process's time.
+/// The actions a scenario sends: `.add(n)` with `n` counting up (each new), or cycling through
+/// `cycle` values.
+private struct Amounts {
+  /// `nil` for amounts that never repeat.
+  let cycle: Int?
+  /// The scenario names' suffix.
+  var suffix: String { cycle == nil ? "" : "-repeating" }
+
+  static let patterns = [Amounts(cycle: nil), Amounts(cycle: 100)]
+}
+
+/// Sends `.add(n)` once per scaled iteration, `n` as `amounts` says, timing the CPU as the file's
+/// comment says; `finish` (the sink's flush) is part of the process's time.
 private func measureSends(
-  _ benchmark: Benchmark, _ store: Store<Tally.State, Tally.Action>, finish: () -> Void = {}
+  _ benchmark: Benchmark, _ store: Store<Tally.State, Tally.Action>, amounts: Amounts,
+  finish: () -> Void = {}
 ) {
   var amount = 0
+  let cycle = amounts.cycle ?? Int.max
   benchmark.startMeasurement()
   let process = processCPUNanoseconds()
   let sender = threadCPUNanoseconds()
   for _ in benchmark.scaledIterations {
-    amount += 1
+    amount = amount == cycle ? 1 : amount + 1
     store.send(.add(amount))
   }
   let sent = threadCPUNanoseconds()
@@ -88,27 +104,30 @@ private func printSinkSamples(_ name: String) {
 }
 
 func registerSinkBenchmarks() {
-  Benchmark("tracer/record-tally") { benchmark in
-    measureSends(benchmark, tallyStore(sinks: []))
-  } teardown: {
-    printSinkSamples("tracer/record-tally")
-  }
-
-  for writing in [NDJSONFileSink<Tally.State, Tally.Action>.Writing.eachLine, .inBackground()] {
-    let name = writing == .eachLine ? "sink/ndjson-each-line" : "sink/ndjson-background"
-    Benchmark(name) { benchmark in
-      let url = exportFile("\(name.replacingOccurrences(of: "/", with: "-")).ndjson")
-      defer { try? FileManager.default.removeItem(at: url) }
-      let sink: NDJSONFileSink<Tally.State, Tally.Action>
-      do {
-        sink = try NDJSONFileSink(url: url, writing: writing)
-      } catch {
-        fatalError("\(error)")
-      }
-      measureSends(benchmark, tallyStore(sinks: [sink]), finish: sink.flush)
-      precondition(sink.error == nil && sink.linesWritten == benchmark.scaledIterations.count + 1)
+  for amounts in Amounts.patterns {
+    let reference = "tracer/record-tally" + amounts.suffix
+    Benchmark(reference) { benchmark in
+      measureSends(benchmark, tallyStore(sinks: []), amounts: amounts)
     } teardown: {
-      printSinkSamples(name)
+      printSinkSamples(reference)
+    }
+
+    for writing in [NDJSONFileSink<Tally.State, Tally.Action>.Writing.eachLine, .inBackground()] {
+      let name = (writing == .eachLine ? "sink/ndjson-each-line" : "sink/ndjson-background") + amounts.suffix
+      Benchmark(name) { benchmark in
+        let url = exportFile("\(name.replacingOccurrences(of: "/", with: "-")).ndjson")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let sink: NDJSONFileSink<Tally.State, Tally.Action>
+        do {
+          sink = try NDJSONFileSink(url: url, writing: writing)
+        } catch {
+          fatalError("\(error)")
+        }
+        measureSends(benchmark, tallyStore(sinks: [sink]), amounts: amounts, finish: sink.flush)
+        precondition(sink.error == nil && sink.linesWritten == benchmark.scaledIterations.count + 1)
+      } teardown: {
+        printSinkSamples(name)
+      }
     }
   }
 }
