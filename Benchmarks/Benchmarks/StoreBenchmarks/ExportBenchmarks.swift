@@ -1,5 +1,7 @@
-// Exports (issue 4): a 1,000,000-entry counter journal written as Journal JSON, and 100,000 and
-// 1,000,000 actions streamed to an NDJSON file as they are recorded. One export per iteration,
+// Exports (issue 4): a 1,000,000-entry counter journal written as Journal JSON (its actions all
+// `.increment`, whose JSON the writer keeps after the first), the same with the tally's `.add(n)`,
+// n counting up (every action encoded anew: the worst case), and 100,000 and 1,000,000 actions
+// streamed to an NDJSON file as they are recorded. One export per iteration,
 // one iteration per scenario (the harness runs each scenario in a process of its own).
 //
 // Each scenario times itself and prints what it wrote, how long it took, and the process's
@@ -79,6 +81,26 @@ func printExportSamples(_ name: String) {
         + "wall \(samples.map { String($0.wall) }.joined(separator: ","))\n").utf8))
 }
 
+/// Writes `snapshot` as Journal JSON, timed as the file's comment says.
+private func timedJournalJSONExport<State: Sendable, Action: Sendable>(
+  _ benchmark: Benchmark, _ snapshot: JournalSnapshot<State, Action>
+) {
+  let url = exportFile("journal.json")
+  let before = residentBytes()
+  benchmark.startMeasurement()
+  let elapsed = sampleExport(benchmark.name, url: url, entries: snapshot.count) {
+    do {
+      try snapshot.writeJournalJSON(to: url)
+    } catch {
+      fatalError("\(error)")
+    }
+  }
+  benchmark.stopMeasurement()
+  noteExport(
+    benchmark.name, bytes: fileSize(url), entries: snapshot.count, elapsed: elapsed, residentBefore: before)
+  try? FileManager.default.removeItem(at: url)
+}
+
 func registerExportBenchmarks() {
   // Five samples each: one export (or one recording) per iteration, timed by the scenario itself.
   let configuration = Benchmark.Configuration(
@@ -86,25 +108,23 @@ func registerExportBenchmarks() {
     maxDuration: .seconds(120), maxIterations: 5)
 
   // The whole 1,000,000-entry journal (recorded once, before measuring) to a file per iteration.
-  Benchmark("export/journal-json", configuration: configuration) { benchmark in
-    let snapshot = counterHistory.journal.snapshot()
-    let url = exportFile("journal.json")
-    let before = residentBytes()
-    benchmark.startMeasurement()
-    let elapsed = sampleExport(benchmark.name, url: url, entries: snapshot.count) {
-      do {
-        try snapshot.writeJournalJSON(to: url)
-      } catch {
-        fatalError("\(error)")
+  for newActions in [false, true] {
+    let name = "export/journal-json" + (newActions ? "-new-actions" : "")
+    Benchmark(name, configuration: configuration) { benchmark in
+      if newActions {
+        let journal = Journal(reducer: Tally(), configuration: .init(maxEntries: nil, maxBytes: nil))
+        let store = Store(initialState: Tally.State(), reducer: Tally(), middleware: [.tracer(journal)])
+        for step in 0..<journalLength {
+          store.send(.add(step))
+        }
+        timedJournalJSONExport(benchmark, journal.snapshot())
+      } else {
+        timedJournalJSONExport(benchmark, counterHistory.journal.snapshot())
       }
+    } teardown: {
+      printHoldings()
+      printExportSamples(name)
     }
-    benchmark.stopMeasurement()
-    noteExport(
-      benchmark.name, bytes: fileSize(url), entries: snapshot.count, elapsed: elapsed, residentBefore: before)
-    try? FileManager.default.removeItem(at: url)
-  } teardown: {
-    printHoldings()
-    printExportSamples("export/journal-json")
   }
 
   // Recording with an NDJSON sink: one line per action, appended as it happens. The journal keeps
