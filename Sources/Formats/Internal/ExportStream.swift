@@ -17,13 +17,17 @@ import Foundation
 /// A file export is written to a new file beside the target and renamed over it by
 /// ``finish()``: the target is replaced whole or not at all (a failed export leaves it as it
 /// was), and a symbolic link at the target is replaced, never followed.
+///
+/// Usable from inlinable code: a Journal JSON export writes its entries in the client, with code
+/// specialized for the client's types (see ``JournalJSONEntries``).
+@usableFromInline
 struct ExportStream: ~Copyable {
-  var writer = JSONWriter(capacity: 1 << 16)
+  @usableFromInline var writer = JSONWriter(capacity: 1 << 16)
   /// The temporary file being written, and the path it replaces when finished.
   private let file: (descriptor: Int32, temporaryPath: String, path: String)?
   private var finished = false
   private(set) var data = Data()
-  private static let threshold = 1 << 16
+  @usableFromInline static var threshold: Int { 1 << 16 }
   /// The bytes already written out of ``writer``.
   private var flushedCount = 0
 
@@ -72,6 +76,7 @@ struct ExportStream: ~Copyable {
     finished = true
   }
 
+  @inlinable
   mutating func flushIfNeeded() throws(JournalExportError) {
     if writer.count >= Self.threshold { try flush() }
   }
@@ -81,6 +86,7 @@ struct ExportStream: ~Copyable {
   /// the escape means the same.
   var escapesLessThan = false
 
+  @usableFromInline
   mutating func flush() throws(JournalExportError) {
     if escapesLessThan, writer.withUnsafeBytes({ $0.contains(UInt8(ascii: "<")) }) {
       var escaped: [UInt8] = []

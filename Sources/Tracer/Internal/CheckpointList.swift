@@ -103,6 +103,7 @@ package struct CheckpointList<State: Sendable>: Sendable {
   }
 
   /// The first checkpoint after `index`.
+  @usableFromInline
   package func first(after index: Int) -> JournalCheckpoint<State>? {
     let next = (position(atOrBefore: index) ?? head - 1) + 1
     return next < items.count ? items[next] : nil
