@@ -6,6 +6,11 @@
 // the sink keeps after it first encodes each (up to 1,024 values per action type); each has its
 // own tracer reference with the same actions.
 //
+// `codable/discarding-encoder` is the floor under the sink's encoding of a new action: the same
+// `.add(n)` encoded through its synthesized `encode(to:)` into an encoder whose containers write
+// nothing (what `Codable` itself costs: a box per container, its type's metadata, the calls
+// through existentials), timed as the harness times the store's scenarios.
+//
 // Each iteration sends 1,000 actions without pause and ends when the sink has written them all,
 // so its wall time is the rate the whole pipeline sustains. Each scenario also times, per
 // iteration, the CPU time of the sending thread during the sends (what `send` costs the app's
@@ -103,7 +108,67 @@ private func printSinkSamples(_ name: String) {
         + "process \(samples.map { String($0.process) }.joined(separator: ","))\n").utf8))
 }
 
+/// An `Encoder` whose keyed containers write nothing; the only kind of container `Tally.Action`
+/// asks for.
+private struct DiscardingEncoder: Encoder {
+  var codingPath: [any CodingKey] { [] }
+  var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+  func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+    KeyedEncodingContainer(DiscardingKeyedContainer<Key>())
+  }
+
+  func unkeyedContainer() -> any UnkeyedEncodingContainer {
+    preconditionFailure("the benchmark's action asks for keyed containers only")
+  }
+
+  func singleValueContainer() -> any SingleValueEncodingContainer {
+    preconditionFailure("the benchmark's action asks for keyed containers only")
+  }
+}
+
+private struct DiscardingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+  var codingPath: [any CodingKey] { [] }
+
+  mutating func encodeNil(forKey key: Key) throws {}
+  mutating func encode(_ value: Int, forKey key: Key) throws { blackHole(value) }
+  mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { try value.encode(to: DiscardingEncoder()) }
+
+  mutating func nestedContainer<NestedKey: CodingKey>(
+    keyedBy keyType: NestedKey.Type, forKey key: Key
+  ) -> KeyedEncodingContainer<NestedKey> {
+    KeyedEncodingContainer(DiscardingKeyedContainer<NestedKey>())
+  }
+
+  mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+    preconditionFailure("the benchmark's action asks for keyed containers only")
+  }
+
+  mutating func superEncoder() -> any Encoder { DiscardingEncoder() }
+  mutating func superEncoder(forKey key: Key) -> any Encoder { DiscardingEncoder() }
+}
+
+/// The encoder as an existential the optimizer cannot see into, as a library's encoder reaches
+/// an action's `encode(to:)`.
+@inline(never)
+private func opaqueDiscardingEncoder() -> any Encoder {
+  DiscardingEncoder()
+}
+
 func registerSinkBenchmarks() {
+  Benchmark("codable/discarding-encoder") { benchmark in
+    let encoder = opaqueDiscardingEncoder()
+    var amount = 0
+    for _ in benchmark.scaledIterations {
+      amount += 1
+      do {
+        try Tally.Action.add(amount).encode(to: encoder)
+      } catch {
+        fatalError("\(error)")
+      }
+    }
+  }
+
   for amounts in Amounts.patterns {
     let reference = "tracer/record-tally" + amounts.suffix
     Benchmark(reference) { benchmark in
