@@ -68,15 +68,16 @@ struct ExportEncoder {
       let value = unsafeBitCast(value, to: Encoded.self)
       guard cache.isWorthLookingUp else { return encoder.write(value, into: &writer) }
       let key = withUnsafeBytes(of: value) { SmallValueBytes($0) }
-      if let known = cache.values[key] {
+      if let position = cache.table.position(of: key) {
         cache.hits += 1
-        writer.append(known.bytes)
-        return known.written
+        return cache.write(position, into: &writer)
       }
       let start = writer.count
       guard let written = encoder.write(value, into: &writer) else { return nil }
-      if cache.values.count < SmallValueCache.limit {
-        cache.values[key] = (writer.withUnsafeBytes { Array($0[start...]) }, written)
+      if !cache.table.isFull {
+        writer.withUnsafeBytes { output in
+          cache.add(key, bytes: UnsafeRawBufferPointer(rebasing: output[start...]), written)
+        }
       } else {
         cache.missesWhileFull += 1
       }
@@ -98,9 +99,9 @@ struct ExportEncoder {
       // A type without references whose bytes are equal holds equal values, which encode
       // alike; padding that differs only makes a miss.
       let key = withUnsafeBytes(of: value) { SmallValueBytes($0) }
-      if let json = cache.json[key] { return json }
+      if let position = cache.table.position(of: key) { return cache.table.payloads[position] }
       let json = try encoder.encode(value)
-      if cache.json.count < SmallValueCache.limit { cache.json[key] = json }
+      cache.table.add(key, json)
       return json
     }
   }
@@ -154,33 +155,41 @@ final class ValueEncoding<Value> {
 
 /// The JSON of the small values of one type met so far, by their bytes.
 private final class SmallValueCache {
-  /// The most distinct values kept.
-  static let limit = 1_024
-  var json: [SmallValueBytes: JSONValue] = [:]
+  // Used by one thread at a time, as its encoder is.
+  @exclusivity(unchecked) var table = SmallValueTable<JSONValue>()
 }
 
 /// The JSON bytes of the small values of one type met so far, by their bytes.
 private final class SmallBytesCache {
-  var values: [SmallValueBytes: (bytes: [UInt8], written: StreamingJSONEncoder.Written)] = [:]
-  var hits = 0
+  // Used by one thread at a time, as its encoder is: no run-time exclusivity checks.
+  /// Where each value's bytes are in ``bytes``, and what writing it returned.
+  @exclusivity(unchecked) var table = SmallValueTable<KeptBytes>()
+  /// The bytes of every value in ``table``, one after the other.
+  @exclusivity(unchecked) private var bytes: [UInt8] = []
+  @exclusivity(unchecked) var hits = 0
   /// Values not found once the cache was full.
-  var missesWhileFull = 0
+  @exclusivity(unchecked) var missesWhileFull = 0
 
   /// Whether looking a value up still pays: not once the cache is full and most values are new
   /// (`.add(n)` with `n` counting up), where the look-up costs what writing the value does.
   var isWorthLookingUp: Bool { missesWhileFull < 4_096 || missesWhileFull < 8 * hits }
-}
 
-/// Up to 16 bytes of a value, zero-padded.
-private struct SmallValueBytes: Hashable {
-  static let capacity = 16
+  /// Where a value's bytes are in ``bytes``, and what writing it returned.
+  typealias KeptBytes = (start: Int, count: Int, written: StreamingJSONEncoder.Written)
 
-  var low: UInt64 = 0
-  var high: UInt64 = 0
+  /// Keeps the bytes a value was written as, unless the table is full.
+  func add(
+    _ key: SmallValueBytes, bytes written: UnsafeRawBufferPointer, _ result: StreamingJSONEncoder.Written
+  ) {
+    guard !table.isFull else { return }
+    table.add(key, (bytes.count, written.count, result))
+    bytes.append(contentsOf: written)
+  }
 
-  init(_ bytes: UnsafeRawBufferPointer) {
-    withUnsafeMutableBytes(of: &self) { target in
-      target.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes.prefix(target.count)))
-    }
+  /// Appends the bytes of the value at `position` in ``table`` to `writer`.
+  func write(_ position: Int, into writer: inout JSONWriter) -> StreamingJSONEncoder.Written {
+    let (start, count, written) = table.payloads[position]
+    bytes.withUnsafeBytes { writer.append(UnsafeRawBufferPointer(rebasing: $0[start..<start + count])) }
+    return written
   }
 }
