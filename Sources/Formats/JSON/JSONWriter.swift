@@ -193,15 +193,16 @@ struct JSONWriter {
         count &+= length &+ 2
         return
       }
-      escaped(utf8)
+      escaped(utf8, plainUpTo: index)
     }
   }
 
-  /// Writes `utf8` as a JSON string, escaping what must be.
-  private mutating func escaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+  /// Writes `utf8` as a JSON string, escaping what must be; its first `plainCount` bytes, already
+  /// scanned, need no escape.
+  private mutating func escaped(_ utf8: UnsafeBufferPointer<UInt8>, plainUpTo plainCount: Int) {
     append(UInt8(ascii: "\""))
     var plain = 0
-    for index in 0..<utf8.count {
+    for index in plainCount..<utf8.count {
       let byte = utf8[index]
       guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
       append(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: utf8[plain..<index])))

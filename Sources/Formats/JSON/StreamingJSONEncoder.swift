@@ -89,8 +89,6 @@ final class StreamingJSONEncoder {
 
   // MARK: Frames
 
-  /// A keyed container for `Key` writing to `handle`'s frame: one made before, if no one
-  /// holds it any more, pointed at that frame.
   /// Whether a `KeyedEncodingContainer` is laid out as one reference, its box, which keeping
   /// containers relies on (the type is not frozen): checked once, so that a standard library
   /// that lays it out otherwise gets a new container each time, never a wrong one.
@@ -98,6 +96,8 @@ final class StreamingJSONEncoder {
     MemoryLayout<KeyedEncodingContainer<LayoutProbeKey>>.size == MemoryLayout<AnyObject>.size
     && MemoryLayout<KeyedEncodingContainer<LayoutProbeKey>>.alignment == MemoryLayout<AnyObject>.alignment
 
+  /// A keyed container for `Key` writing to `handle`'s frame: one made before, if no one
+  /// holds it any more, pointed at that frame.
   fileprivate func keyedContainer<Key: CodingKey>(
     keyedBy: Key.Type, handle: Handle
   ) -> KeyedEncodingContainer<Key> {
