@@ -78,7 +78,7 @@ let package = Package(
       name: "ChronicleTesting",
       dependencies: [
         "ChronicleStore", "ChronicleInspection", "ChronicleLocks", "ChronicleTimeTravel",
-        "ChronicleMiddleware",
+        "ChronicleMiddleware", "ChronicleClocks", "ChronicleTracer", "ChronicleFormats",
       ],
       path: "Sources/Testing"),
     .executableTarget(name: "Counter", dependencies: ["Chronicle"], path: "Examples/Counter"),
@@ -135,6 +135,7 @@ let package = Package(
       name: "TestingTests",
       dependencies: [
         "ChronicleStore", "ChronicleTimeTravel", "ChronicleTesting", "ChronicleClocks", "ChronicleMiddleware",
+        "ChronicleFormats",
       ],
       path: "Tests/TestingTests"),
     // The counter feature the tracer and formats tests record (not a product).

@@ -1,0 +1,124 @@
+import ChronicleInspection
+
+/// Writes a failure's shrunk steps as a Swift Testing test on an exhaustive ``TestStore``.
+///
+/// Every step before the violation asserts what the run recorded — each state change and each
+/// action an effect sent — as ``TestSourceGenerator`` writes them. At the action that broke the
+/// invariant the test stops asserting the recorded state (that state is the bug) and turns
+/// exhaustivity off, sends or receives that action, and checks the invariant through its
+/// ``Invariant/expression``: the test fails while the bug is there and passes once it is fixed.
+enum ExplorationTestSource {
+  static func source<State, Action>(
+    for failure: ExplorationFailure<State, Action>, options: ExplorationTestOptions
+  ) -> String {
+    let redaction = options.redaction
+    let stateType = options.stateType ?? String(reflecting: State.self)
+    let movesClock = failure.steps.contains { $0.action == nil }
+    let usesClock =
+      movesClock || options.reducer.contains("clock") || (options.middleware?.contains("clock") ?? false)
+    var lines = ["import ChronicleClocks", "import ChronicleTesting", "import Foundation", "import Testing"]
+    for module in options.imports {
+      lines.append(module.hasPrefix("@") ? module : "import \(module)")
+    }
+    let origin =
+      failure.seed.map { "seed \($0)" + (failure.run.map { ", run \($0)" } ?? "") } ?? "given steps"
+    lines += [
+      "",
+      "/// Found by exploration (\(origin)): \(failure.kind).",
+      "/// Shrunk to \(failure.steps.count) step(s).",
+      "@Test func \(options.testName)() async throws {",
+    ]
+    if usesClock { lines.append("  let clock = TestClock()") }
+    let initial =
+      (try? TestSourceGenerator.literal(failure.initialState, redaction: redaction))?.text ?? "\"{}\""
+    lines += [
+      "  let store = TestStore(",
+      "    initialState: try decode(\(initial)),",
+      "    reducer: \(options.reducer)" + (options.middleware.map { ",\n    middleware: \($0))" } ?? ")"),
+    ]
+    var state = failure.initialState
+    var checked = false
+    steps: for (index, step) in failure.steps.enumerated() {
+      switch step {
+      case .send: break
+      case .advance(let duration): lines.append("  await clock.advance(by: \(DurationText.swift(duration)))")
+      case .wakeNext: lines.append("  await clock.run(maxSteps: 1)")
+      }
+      var sentAction = false
+      for record in failure.records where record.step == index {
+        let verb = record.isUser ? "send" : "receive"
+        let action = "." + SafeDescription.member(record.action, redaction: redaction)
+        sentAction = sentAction || record.isUser
+        if let sequence = failure.violatingSequence, record.sequence == sequence {
+          lines += check(failure, verb: verb, action: action, step: index + 1)
+          checked = true
+          break steps
+        }
+        let body = (try? TestSourceGenerator.changes(from: state, to: record.after, redaction: redaction))?
+          .lines
+        if let body, !body.isEmpty {
+          lines.append("  await store.\(verb)(\(action)) {")
+          lines += body.map { "    " + $0 }
+          lines.append("  }")
+        } else {
+          lines.append("  await store.\(verb)(\(action))")
+        }
+        state = record.after
+      }
+      if case .send(let action) = step, !sentAction {
+        lines.append(
+          "  // Step \(index + 1) (.\(SafeDescription.member(action, redaction: redaction))) was stopped by a "
+            + "middleware.")
+      }
+    }
+    if !checked {
+      if failure.steps.isEmpty, let invariant = failure.invariant, let expression = invariant.expression {
+        lines.append("  // The initial state breaks \"\(invariant.name)\".")
+        lines.append("  #expect(\(expression)(store.state))")
+      } else {
+        lines.append("  // The run ends where \(failure.kind): check it here.")
+      }
+    }
+    lines += [
+      "}",
+      "",
+      "/// Decodes a recorded state from its JSON.",
+      "private func decode(_ json: String) throws -> \(stateType) {",
+      "  try JSONDecoder().decode(\(stateType).self, from: Data(json.utf8))",
+      "}",
+      "",
+    ]
+    return lines.joined(separator: "\n")
+  }
+
+  /// The lines that take the violating action and check the invariant instead of the state.
+  private static func check<State, Action>(
+    _ failure: ExplorationFailure<State, Action>, verb: String, action: String, step: Int
+  ) -> [String] {
+    guard let invariant = failure.invariant else { return [] }
+    var lines = [
+      "  // Step \(step) breaks \"\(invariant.name)\".",
+      "  // From here the test checks that invariant, not the state the run recorded.",
+      "  store.exhaustivity = .off",
+    ]
+    guard let expression = invariant.expression else {
+      return lines + [
+        "  await store.\(verb)(\(action))",
+        "  // Give the invariant an expression (Invariant(_:expression:holds:)) to check it here.",
+      ]
+    }
+    if invariant.isTransition {
+      lines += [
+        "  let before = store.state",
+        "  await store.\(verb)(\(action))",
+        "  #expect(\(expression)(before, \(action), store.state))",
+      ]
+    } else {
+      lines += [
+        "  await store.\(verb)(\(action))",
+        "  #expect(\(expression)(store.state))",
+      ]
+    }
+    return lines
+  }
+}

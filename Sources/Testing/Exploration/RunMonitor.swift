@@ -1,0 +1,124 @@
+import ChronicleClocks
+import ChronicleLocks
+import ChronicleStore
+
+/// A property the explorer found broken, and where.
+struct Violation<State: Sendable, Action: Sendable>: Sendable {
+  var kind: ExplorationFailureKind
+  /// The index of the step during which it happened; -1 for the initial state.
+  var step: Int
+  var before: State
+  /// The action that broke it; `nil` for the initial state and for a failed effect.
+  var action: Action?
+  /// That action's sequence number in the store.
+  var sequence: UInt64?
+  var after: State
+}
+
+/// An action the store processed during a recorded run, and the state after it.
+struct ProcessedAction<State: Sendable, Action: Sendable>: Sendable {
+  var step: Int
+  var action: Action
+  var isUser: Bool
+  /// The store's sequence number of the action.
+  var sequence: UInt64
+  var after: State
+  /// The test clock's time when it was processed.
+  var time: Duration
+}
+
+/// The innermost middleware of an explored store: checks the invariants after every action,
+/// keeps the first violation and a failed effect, and, for a recorded run, every action.
+final class RunMonitor<State: Sendable, Action: Sendable>: Sendable {
+  private struct Storage {
+    var step = 0
+    var latest: State
+    var violation: Violation<State, Action>?
+    var records: [ProcessedAction<State, Action>]?
+  }
+
+  private let invariants: [Invariant<State, Action>]
+  private let hasTransitionInvariants: Bool
+  /// The run's clock, read for each action only when the run is recorded.
+  private let recordingClock: TestClock?
+  private let storage: SanitizerVisibleMutex<Storage>
+
+  init(initialState: State, invariants: [Invariant<State, Action>], recordingClock: TestClock?) {
+    self.invariants = invariants
+    self.hasTransitionInvariants = invariants.contains(where: \.isTransition)
+    self.recordingClock = recordingClock
+    self.storage = SanitizerVisibleMutex(
+      Storage(latest: initialState, records: recordingClock == nil ? nil : []))
+  }
+
+  var middleware: AnyMiddleware<State, Action> {
+    AnyMiddleware(name: "Explorer") { [self] action, context, next in
+      let before = hasTransitionInvariants ? context.state : nil
+      next(action)
+      processed(
+        action, before: before, after: context.state, isUser: context.cause.kind == .user,
+        sequence: context.sequence)
+    } event: { [self] event, context in
+      guard case .failed(let message) = event.phase else { return }
+      let state = context.state
+      storage.withLock { storage in
+        guard storage.violation == nil else { return }
+        storage.violation = Violation(
+          kind: .effectFailed(message), step: storage.step, before: state, action: nil, sequence: nil,
+          after: state)
+      }
+    }
+  }
+
+  /// The violation of a state invariant by the initial state, if any.
+  func checkInitialState(_ state: State) -> Violation<State, Action>? {
+    for invariant in invariants where !invariant.isTransition {
+      if case .state(let holds) = invariant.check, !holds(state) {
+        return Violation(
+          kind: .invariant(invariant.name), step: -1, before: state, action: nil, sequence: nil, after: state)
+      }
+    }
+    return nil
+  }
+
+  private func processed(_ action: Action, before: State?, after: State, isUser: Bool, sequence: UInt64) {
+    var broken: String?
+    for invariant in invariants {
+      let holds: Bool
+      switch invariant.check {
+      case .state(let check): holds = check(after)
+      case .transition(let check): holds = before.map { check($0, action, after) } ?? true
+      }
+      if !holds {
+        broken = invariant.name
+        break
+      }
+    }
+    let time = recordingClock?.now.offset
+    storage.withLock { storage in
+      if let broken, storage.violation == nil {
+        storage.violation = Violation(
+          kind: .invariant(broken), step: storage.step, before: before ?? storage.latest, action: action,
+          sequence: sequence, after: after)
+      }
+      storage.latest = after
+      if let time {
+        storage.records?.append(
+          ProcessedAction(
+            step: storage.step, action: action, isUser: isUser, sequence: sequence, after: after, time: time))
+      }
+    }
+  }
+
+  /// Marks the actions processed from now on as the `index`th step's.
+  func beginStep(_ index: Int) { storage.withLock { $0.step = index } }
+
+  /// The state after the last action processed.
+  var latest: State { storage.withLock { $0.latest } }
+
+  var violation: Violation<State, Action>? { storage.withLock { $0.violation } }
+
+  var hasViolation: Bool { storage.withLock { $0.violation != nil } }
+
+  var records: [ProcessedAction<State, Action>] { storage.withLock { $0.records ?? [] } }
+}
