@@ -31,6 +31,8 @@ let package = Package(
         .product(name: "ChronicleTracer", package: library),
         .product(name: "ChronicleFormats", package: library),
         .product(name: "ChronicleTimeTravel", package: library),
+        .product(name: "ChronicleClocks", package: library),
+        .product(name: "ChronicleTesting", package: library),
       ],
       path: "Benchmarks/StoreBenchmarks",
       plugins: [

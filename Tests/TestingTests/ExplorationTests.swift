@@ -30,6 +30,7 @@ let exploredTodosOptions = ExplorationTestOptions(
     #expect(failure.run == 10)
     #expect(failure.kind == .invariant("the selected row is the selected todo"))
     #expect(failure.originalSteps.count == 13)
+    #expect(failure.shrinkRuns == 75)
     #expect(
       failure.steps == [
         .send(.add("a")), .send(.toggle(0)), .send(.add("a")), .send(.select(1)), .send(.clearCompleted),
@@ -40,6 +41,35 @@ let exploredTodosOptions = ExplorationTestOptions(
       failure.changes.map(\.description) == [
         #"todos[0]: removed ExampleTodos.Todo(id: 0, title: "a", done: true)"#
       ])
+  }
+
+  @Test func theShrunkRunIsOneMinimal() async throws {
+    let explorer = todosExplorer()
+    let steps = try #require(await explorer.explore().failure).steps
+    for index in steps.indices {
+      var fewer = steps
+      fewer.remove(at: index)
+      #expect(await explorer.check(fewer) == nil, "without step \(index + 1)")
+      if case .send(let action) = steps[index] {
+        for simpler in ExampleTodos.simplify(action) {
+          var simplified = steps
+          simplified[index] = .send(simpler)
+          #expect(await explorer.check(simplified) == nil, "with .\(simpler) at step \(index + 1)")
+        }
+      }
+    }
+    #expect(await explorer.check(steps) == .invariant("the selected row is the selected todo"))
+  }
+
+  /// The README's example: the fixed todo list, a random seed, the default budget.
+  @Test func theReadmeExplorationFindsNothingInTheFixedTodoList() async {
+    let report = await assertExploration(
+      Explorer(
+        initialState: ExampleTodos.State(), reducer: { _ in ExampleTodos() },
+        actions: ExampleTodos.actions, invariants: [ExampleTodos.selectionAgrees]),
+      test: ExplorationTestOptions(reducer: "ExampleTodos()"))
+    #expect(report.runs == 100)
+    #expect(report.failure == nil)
   }
 
   @Test func aPaymentBugNeedsThePaymentToFinishBetweenTwoPays() async throws {
@@ -162,6 +192,16 @@ let exploredTodosOptions = ExplorationTestOptions(
     #expect(document.count == 5)
     #expect(document.actionText(at: 4).contains("clearCompleted"))
     #expect(failure.viewerHTML().hasPrefix("<!DOCTYPE html>"))
+  }
+
+  @Test func recordingEveryRunKeepsTheFailingRunBeforeShrinking() async throws {
+    var explorer = todosExplorer()
+    #expect(try #require(await explorer.explore().failure).originalJournalJSON == nil)
+    explorer.configuration.recordsJournal = true
+    let failure = try #require(await explorer.explore().failure)
+    let original = try JournalFile(data: #require(failure.originalJournalJSON))
+    #expect(original.count == 13)
+    #expect(try JournalFile(data: failure.journalJSON).count == 5)
   }
 
   @Test func theJournalTimesAreTheTestClocks() async throws {

@@ -208,4 +208,5 @@ let benchmarks: @Sendable () -> Void = {
   registerWorstCaseBenchmarks()
   registerViewerBenchmarks()
   registerSinkBenchmarks()
+  registerExplorationBenchmarks()
 }

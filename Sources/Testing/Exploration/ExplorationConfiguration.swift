@@ -29,6 +29,10 @@ public struct ExplorationConfiguration: Sendable {
   public var wakeNextWeight: Int
   /// How many candidate runs shrinking may try before it settles for what it has.
   public var maxShrinkRuns: Int
+  /// Whether every run is recorded in a journal, as the app's tracer would: a failure then also
+  /// carries its run before shrinking (``ExplorationFailure/originalJournalJSON``). The shrunk
+  /// run is recorded either way.
+  public var recordsJournal: Bool
 
   /// Creates a configuration.
   ///
@@ -43,11 +47,12 @@ public struct ExplorationConfiguration: Sendable {
   ///   - advanceWeight: How often a step advances the clock.
   ///   - wakeNextWeight: How often a step wakes the next sleeper on the clock.
   ///   - maxShrinkRuns: How many candidate runs shrinking may try.
+  ///   - recordsJournal: Whether every run is recorded in a journal.
   public init(
     seed: UInt64 = UInt64.random(in: .min ... .max), runs: Int = 100, stepsPerRun: Int = 100,
     timeLimit: Duration? = nil, clock: any Clock<Duration> = ContinuousClock(),
     clockSteps: [Duration] = [], sendWeight: Int = 4, advanceWeight: Int = 1, wakeNextWeight: Int = 1,
-    maxShrinkRuns: Int = 20_000
+    maxShrinkRuns: Int = 20_000, recordsJournal: Bool = false
   ) {
     self.seed = seed
     self.runs = runs
@@ -59,5 +64,6 @@ public struct ExplorationConfiguration: Sendable {
     self.advanceWeight = advanceWeight
     self.wakeNextWeight = wakeNextWeight
     self.maxShrinkRuns = maxShrinkRuns
+    self.recordsJournal = recordsJournal
   }
 }

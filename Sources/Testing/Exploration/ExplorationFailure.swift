@@ -46,6 +46,9 @@ public struct ExplorationFailure<State: Equatable & Codable & Sendable, Action: 
   /// The shrunk run as a Journal JSON document, its times the run's test clock's: the same seed
   /// gives the same bytes.
   public let journalJSON: Data
+  /// The failing run before shrinking, as Journal JSON, when the configuration
+  /// ``ExplorationConfiguration/recordsJournal``.
+  public let originalJournalJSON: Data?
   /// Every action the shrunk run processed, for the generated test.
   let records: [ProcessedAction<State, Action>]
   /// The broken invariant, when it was one.
@@ -57,7 +60,8 @@ public struct ExplorationFailure<State: Equatable & Codable & Sendable, Action: 
 
   init(
     explorer: Explorer<State, Action>, seed: UInt64?, run: Int?, originalSteps: [ExplorationStep<Action>],
-    fallback: Violation<State, Action>, recorded: Explorer<State, Action>.Outcome, shrinkRuns: Int
+    fallback: Violation<State, Action>, recorded: Explorer<State, Action>.Outcome, originalJournalJSON: Data?,
+    shrinkRuns: Int
   ) {
     let violation = recorded.violation ?? fallback
     self.kind = violation.kind
@@ -78,9 +82,9 @@ public struct ExplorationFailure<State: Equatable & Codable & Sendable, Action: 
     } else {
       self.invariant = nil
     }
-    var times: [UInt64: Duration] = [:]
-    for record in recorded.records { times[record.sequence] = record.time }
-    self.journalJSON = recorded.journal.map { ExplorationJournal.json($0, times: times) } ?? Data()
+    self.journalJSON =
+      recorded.journal.map { ExplorationJournal.json($0, records: recorded.records) } ?? Data()
+    self.originalJournalJSON = originalJournalJSON
   }
 
   /// The shrunk run as a self-contained HTML viewer page (ChronicleFormats' `JournalViewer`).

@@ -1,6 +1,7 @@
 import ChronicleClocks
 import ChronicleStore
 import ChronicleTracer
+import Foundation
 
 /// Finds bugs before users do: runs many random sequences of actions and clock steps through a
 /// real ``/ChronicleStore/Store``, checks invariants after every action, and shrinks the first
@@ -113,7 +114,8 @@ public struct Explorer<State: Equatable & Codable & Sendable, Action: Equatable 
       steps += outcome.steps.count
       if let violation = outcome.violation {
         let failure = await failure(
-          shrinking: outcome.steps, violation: violation, seed: seed, run: run)
+          shrinking: outcome.steps, violation: violation, seed: seed, run: run,
+          original: outcome.journal.map { ExplorationJournal.json($0, records: outcome.records) })
         return ExplorationReport(seed: configuration.seed, runs: runs, steps: steps, failure: failure)
       }
     }
@@ -127,7 +129,9 @@ public struct Explorer<State: Equatable & Codable & Sendable, Action: Equatable 
   public func shrink(_ steps: [ExplorationStep<Action>]) async -> ExplorationFailure<State, Action>? {
     let outcome = await execute(.fixed(steps), recording: false)
     guard let violation = outcome.violation else { return nil }
-    return await failure(shrinking: outcome.steps, violation: violation, seed: nil, run: nil)
+    return await failure(
+      shrinking: outcome.steps, violation: violation, seed: nil, run: nil,
+      original: outcome.journal.map { ExplorationJournal.json($0, records: outcome.records) })
   }
 
   /// Runs exactly `steps` once.
@@ -138,14 +142,15 @@ public struct Explorer<State: Equatable & Codable & Sendable, Action: Equatable 
   }
 
   private func failure(
-    shrinking steps: [ExplorationStep<Action>], violation: Violation<State, Action>, seed: UInt64?, run: Int?
+    shrinking steps: [ExplorationStep<Action>], violation: Violation<State, Action>, seed: UInt64?, run: Int?,
+    original: Data?
   ) async -> ExplorationFailure<State, Action> {
     var shrinker = Shrinker(explorer: self, kind: violation.kind)
     let minimal = await shrinker.shrink(steps)
     let recorded = await execute(.fixed(minimal), recording: true)
     return ExplorationFailure(
       explorer: self, seed: seed, run: run, originalSteps: steps, fallback: violation, recorded: recorded,
-      shrinkRuns: shrinker.runs)
+      originalJournalJSON: original, shrinkRuns: shrinker.runs)
   }
 
   // MARK: - Running
@@ -167,9 +172,9 @@ public struct Explorer<State: Equatable & Codable & Sendable, Action: Equatable 
 
   func execute(_ source: StepSource, recording: Bool) async -> Outcome {
     let clock = TestClock()
-    let journal = recording ? makeJournal(clock) : nil
+    let journal = recording || configuration.recordsJournal ? makeJournal(clock) : nil
     let monitor = RunMonitor(
-      initialState: initialState, invariants: invariants, recordingClock: recording ? clock : nil)
+      initialState: initialState, invariants: invariants, recordingClock: journal == nil ? nil : clock)
     if let violation = monitor.checkInitialState(initialState) {
       return Outcome(steps: [], violation: violation)
     }
