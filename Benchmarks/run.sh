@@ -105,7 +105,9 @@ ACTIONS_PER_ITERATION = {"replay/verify": JOURNAL_LENGTH, "journal/memory-1MB-st
                          # undos (9,998) and 50 redos (9,999), per iteration.
                          "journal/100KB-state": JOURNAL_LENGTH, "journal/100KB-state-uncapped": JOURNAL_LENGTH,
                          "timetravel/jump-replay-step": 100 * 9_999,
-                         "timetravel/undo-replay-step": 50 * 9_998 + 50 * 9_999}
+                         "timetravel/undo-replay-step": 50 * 9_998 + 50 * 9_999,
+                         # ExplorationBenchmarks.swift: one shrink of a 1,000-step run per iteration.
+                         "exploration/shrink-1000": 1}
 DEFAULT_ACTIONS = 1_000
 
 # Issue 5's targets for the time-travel scenarios.
@@ -419,6 +421,31 @@ if VIEWER:
                 verdicts.append(met)
             else:
                 print(f"  {'':<34} not opened in Chromium: {(opened.stdout + opened.stderr).strip()[-300:]}")
+    print()
+# Issue 30: exploration steps per second (p50) and the time to shrink a 1,000-step failing run.
+EXPLORATION_TARGETS = {"exploration/pure-journal": ("steps/s", 1e6), "exploration/effect-per-action": ("steps/s", 20e3),
+                       "exploration/shrink-1000": ("s", 1.0)}
+explored = [name for name in sorted(rows) if name.startswith("exploration/")]
+if explored:
+    print("exploration (p50; a step is an action sent or a clock step, with the store's settling)")
+    for name in explored:
+        r = rows[name]
+        if name == "exploration/shrink-1000":
+            seconds = r["p50"] / 1e9
+            line = f"  {name:<34} {seconds:.3f} s per shrink (p0 {r['p0'] / 1e9:.3f}, p99 {r['p99'] / 1e9:.3f})"
+            unit, limit = EXPLORATION_TARGETS[name]
+            met = seconds < limit
+            line += f" (target < {limit:g} s: {'met' if met else 'NOT met'})"
+            verdicts.append(met)
+        else:
+            rate = 1e9 / r["p50"]
+            line = f"  {name:<34} {rate:,.0f} steps/s ({r['p50']:.1f} ns per step; p0 {1e9 / r['p0']:,.0f} steps/s)"
+            if name in EXPLORATION_TARGETS:
+                unit, limit = EXPLORATION_TARGETS[name]
+                met = rate >= limit
+                line += f" (target ≥ {limit:,.0f} steps/s: {'met' if met else 'NOT met'})"
+                verdicts.append(met)
+        print(line)
     print()
 print(f"floor = the Counter reducer (returning .none) called through an @inline(never) function;")
 print(f"bare  = the same increment without returning an Effect.")

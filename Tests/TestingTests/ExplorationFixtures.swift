@@ -163,8 +163,11 @@ struct DebouncedSearch: Reducer {
     case search
   }
 
+  /// Whether the reducer has the fix (by default), read when a reducer is made.
+  @TaskLocal static var isFixed = true
+
   let clock: TestClock
-  var isFixed = false
+  var isFixed = DebouncedSearch.isFixed
 
   func reduce(into state: inout State, action: Action) -> Effect<Action> {
     switch action {

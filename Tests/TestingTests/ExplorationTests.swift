@@ -18,6 +18,21 @@ func todosExplorer(
     configuration: ExplorationConfiguration(seed: seed, runs: runs, stepsPerRun: 30))
 }
 
+/// The debounced search's explorer: 200 runs of 20 steps, the clock moved by 100 ms, 300 ms or 1 s.
+func searchExplorer() -> Explorer<DebouncedSearch.State, DebouncedSearch.Action> {
+  Explorer(
+    initialState: DebouncedSearch.State(), reducer: { DebouncedSearch(clock: $0, isFixed: false) },
+    actions: DebouncedSearch.actions, invariants: [DebouncedSearch.searchesAreNotEmpty],
+    configuration: ExplorationConfiguration(
+      seed: 1, runs: 200, stepsPerRun: 20, clockSteps: [.milliseconds(100), .milliseconds(300), .seconds(1)],
+      wakeNextWeight: 0))
+}
+
+/// The test the debounced search's failure generates (committed as ExploredSearchTest.swift).
+let exploredSearchOptions = ExplorationTestOptions(
+  reducer: "DebouncedSearch(clock: clock)", testName: "exploredSearchFailure",
+  stateType: "DebouncedSearch.State")
+
 /// The test the worked example's failure generates (committed as ExploredTodosTest.swift).
 let exploredTodosOptions = ExplorationTestOptions(
   reducer: "ExampleTodos()", testName: "exploredTodosFailure", stateType: "ExampleTodos.State")
@@ -85,7 +100,7 @@ let exploredTodosOptions = ExplorationTestOptions(
 
   @Test func aDebounceBugNeedsTheClockToPassTheWindow() async throws {
     let explorer = Explorer(
-      initialState: DebouncedSearch.State(), reducer: { DebouncedSearch(clock: $0) },
+      initialState: DebouncedSearch.State(), reducer: { DebouncedSearch(clock: $0, isFixed: false) },
       actions: DebouncedSearch.actions, invariants: [DebouncedSearch.searchesAreNotEmpty],
       configuration: ExplorationConfiguration(
         seed: 1, runs: 200, stepsPerRun: 20,
@@ -206,7 +221,7 @@ let exploredTodosOptions = ExplorationTestOptions(
 
   @Test func theJournalTimesAreTheTestClocks() async throws {
     let explorer = Explorer(
-      initialState: DebouncedSearch.State(), reducer: { DebouncedSearch(clock: $0) },
+      initialState: DebouncedSearch.State(), reducer: { DebouncedSearch(clock: $0, isFixed: false) },
       actions: DebouncedSearch.actions, invariants: [DebouncedSearch.searchesAreNotEmpty],
       configuration: ExplorationConfiguration(
         seed: 1, runs: 200, stepsPerRun: 20,
@@ -283,10 +298,32 @@ final class SteppingClock: Clock, Sendable {
   /// repository's line-length lint (its recorded states are long JSON literals).
   @Test func theCommittedTestIsTheGeneratedOne() async throws {
     let failure = try #require(await todosExplorer().explore().failure)
-    let url = URL(fileURLWithPath: "\(#filePath)").deletingLastPathComponent()
-      .appendingPathComponent("ExploredTodosTest.swift")
-    let committed = try String(contentsOf: url, encoding: .utf8)
-    #expect(committed == "// swift-format-ignore-file\n" + failure.testSource(exploredTodosOptions))
+    #expect(try committed("ExploredTodosTest.swift") == failure.testSource(exploredTodosOptions))
+  }
+
+  @Test func theCommittedSearchTestIsTheGeneratedOne() async throws {
+    let failure = try #require(await searchExplorer().explore().failure)
+    #expect(try committed("ExploredSearchTest.swift") == failure.testSource(exploredSearchOptions))
+  }
+
+  @Test func theGeneratedSearchTestFailsOnTheBuggyReducer() async throws {
+    try await withKnownIssue {
+      try await DebouncedSearch.$isFixed.withValue(false) { try await exploredSearchFailure() }
+    } matching: { issue in
+      issue.description.contains("searchesSomething")
+    }
+  }
+
+  @Test func theGeneratedSearchTestPassesOnTheFixedReducer() async throws {
+    try await DebouncedSearch.$isFixed.withValue(true) { try await exploredSearchFailure() }
+  }
+
+  /// A committed generated test without its first line.
+  private func committed(_ name: String) throws -> String {
+    let url = URL(fileURLWithPath: "\(#filePath)").deletingLastPathComponent().appendingPathComponent(name)
+    let text = try String(contentsOf: url, encoding: .utf8)
+    #expect(text.hasPrefix("// swift-format-ignore-file\n"))
+    return String(text.drop { $0 != "\n" }.dropFirst())
   }
 
   @Test func theGeneratedTestFailsOnTheBuggyReducer() async throws {
