@@ -16,6 +16,8 @@
 public struct ActionGenerator<State: Sendable, Action: Sendable>: Sendable {
   let make: @Sendable (inout ExplorationRandom, State) -> Action
   let simplify: @Sendable (Action) -> [Action]
+  /// Whether `make` reads the state: a weighted list does not, so the explorer need not copy it.
+  let readsState: Bool
 
   /// Makes each action with `make`, from the random generator and the state before it.
   ///
@@ -29,6 +31,17 @@ public struct ActionGenerator<State: Sendable, Action: Sendable>: Sendable {
   ) {
     self.make = make
     self.simplify = simplify
+    self.readsState = true
+  }
+
+  private init(
+    simplify: @escaping @Sendable (Action) -> [Action],
+    readsState: Bool,
+    make: @escaping @Sendable (inout ExplorationRandom, State) -> Action
+  ) {
+    self.make = make
+    self.simplify = simplify
+    self.readsState = readsState
   }
 
   /// Picks each action from `choices`, an action with weight `w` being picked `w` times as often
@@ -44,7 +57,7 @@ public struct ActionGenerator<State: Sendable, Action: Sendable>: Sendable {
   ) -> ActionGenerator {
     let picker = WeightedPicker(choices.map { max(0, $0.weight) })
     let actions = choices.map(\.action)
-    return ActionGenerator(simplify: simplify) { random, _ in
+    return ActionGenerator(simplify: simplify, readsState: false) { random, _ in
       actions[picker.pick(&random)]
     }
   }

@@ -215,7 +215,7 @@ public struct Explorer<State: Equatable & Codable & Sendable, Action: Equatable 
     let total = send + advance + wake
     let draw = random.next(below: total)
     if total == 0 || draw < send {
-      return .send(actions.make(&random, monitor.latest))
+      return .send(actions.make(&random, actions.readsState ? monitor.latest : initialState))
     }
     if draw < send + advance {
       return .advance(configuration.clockSteps[random.next(below: configuration.clockSteps.count)])

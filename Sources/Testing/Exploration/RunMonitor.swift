@@ -1,6 +1,7 @@
 import ChronicleClocks
 import ChronicleLocks
 import ChronicleStore
+import Synchronization
 
 /// A property the explorer found broken, and where.
 struct Violation<State: Sendable, Action: Sendable>: Sendable {
@@ -31,7 +32,6 @@ struct ProcessedAction<State: Sendable, Action: Sendable>: Sendable {
 /// keeps the first violation and a failed effect, and, for a recorded run, every action.
 final class RunMonitor<State: Sendable, Action: Sendable>: Sendable {
   private struct Storage {
-    var step = 0
     var latest: State
     var violation: Violation<State, Action>?
     var records: [ProcessedAction<State, Action>]?
@@ -42,6 +42,12 @@ final class RunMonitor<State: Sendable, Action: Sendable>: Sendable {
   /// The run's clock, read for each action only when the run is recorded.
   private let recordingClock: TestClock?
   private let storage: SanitizerVisibleMutex<Storage>
+  /// The index of the step being performed. Written by the explorer between steps, read while
+  /// the store processes the step's actions (on its thread or an effect's): the store's lock and
+  /// the activity's settling order those accesses, so relaxed ordering is enough.
+  private let step = Atomic<Int>(0)
+  /// Set once `storage` holds a violation: read after every step without taking the lock.
+  private let violated = Atomic<Bool>(false)
 
   init(initialState: State, invariants: [Invariant<State, Action>], recordingClock: TestClock?) {
     self.invariants = invariants
@@ -61,10 +67,12 @@ final class RunMonitor<State: Sendable, Action: Sendable>: Sendable {
     } event: { [self] event, context in
       guard case .failed(let message) = event.phase else { return }
       let state = context.state
+      let step = step.load(ordering: .relaxed)
       storage.withLock { storage in
         guard storage.violation == nil else { return }
+        violated.store(true, ordering: .relaxed)
         storage.violation = Violation(
-          kind: .effectFailed(message), step: storage.step, before: state, action: nil, sequence: nil,
+          kind: .effectFailed(message), step: step, before: state, action: nil, sequence: nil,
           after: state)
       }
     }
@@ -95,30 +103,32 @@ final class RunMonitor<State: Sendable, Action: Sendable>: Sendable {
       }
     }
     let time = recordingClock?.now.offset
+    let step = step.load(ordering: .relaxed)
     storage.withLock { storage in
       if let broken, storage.violation == nil {
+        violated.store(true, ordering: .relaxed)
         storage.violation = Violation(
-          kind: .invariant(broken), step: storage.step, before: before ?? storage.latest, action: action,
+          kind: .invariant(broken), step: step, before: before ?? storage.latest, action: action,
           sequence: sequence, after: after)
       }
       storage.latest = after
       if let time {
         storage.records?.append(
           ProcessedAction(
-            step: storage.step, action: action, isUser: isUser, sequence: sequence, after: after, time: time))
+            step: step, action: action, isUser: isUser, sequence: sequence, after: after, time: time))
       }
     }
   }
 
   /// Marks the actions processed from now on as the `index`th step's.
-  func beginStep(_ index: Int) { storage.withLock { $0.step = index } }
+  func beginStep(_ index: Int) { step.store(index, ordering: .relaxed) }
 
   /// The state after the last action processed.
   var latest: State { storage.withLock { $0.latest } }
 
   var violation: Violation<State, Action>? { storage.withLock { $0.violation } }
 
-  var hasViolation: Bool { storage.withLock { $0.violation != nil } }
+  var hasViolation: Bool { violated.load(ordering: .relaxed) }
 
   var records: [ProcessedAction<State, Action>] { storage.withLock { $0.records ?? [] } }
 }
