@@ -1,4 +1,5 @@
 import ChronicleClocks
+import ChronicleMiddleware
 import ChronicleStore
 import ChronicleTesting
 
@@ -227,4 +228,48 @@ struct SmallCounter: Reducer {
   ])
 
   static let neverNegative = Invariant<State, Action>("the count is never negative") { $0.count >= 0 }
+}
+
+/// A stopwatch ticked by the timers middleware; the bug: `reset` stops the watch in the state,
+/// but the middleware cancels the timer only for `stop`, so a tick still arrives afterwards.
+struct TimedStopwatch: Reducer {
+  struct State: Equatable, Codable, Sendable {
+    var isRunning = false
+    var seconds = 0
+  }
+
+  enum Action: Equatable, Sendable, Codable {
+    case start
+    case stop
+    case reset
+    case tick
+  }
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .start: state.isRunning = true
+    case .stop: state.isRunning = false
+    case .reset: state = State()
+    case .tick: state.seconds += 1
+    }
+    return .none
+  }
+
+  /// The app's timers: a tick every second from `start` until `stop`.
+  static func timers(_ clock: TestClock) -> [AnyMiddleware<State, Action>] {
+    [
+      .timers(clock: clock) { action in
+        switch action {
+        case .start: .repeating(id: "stopwatch", every: .seconds(1), send: .tick)
+        case .stop: .cancel(id: "stopwatch")
+        case .reset, .tick: nil
+        }
+      }
+    ]
+  }
+
+  /// The watch only ticks while it runs.
+  static let ticksOnlyWhileRunning = Invariant<State, Action>("ticks only while running") { old, action, _ in
+    action != .tick || old.isRunning
+  }
 }

@@ -112,6 +112,18 @@ let exploredTodosOptions = ExplorationTestOptions(
     #expect(failure.stateAfter.searches == [""])
   }
 
+  @Test func aTimerMiddlewaresTickAfterAResetIsFound() async throws {
+    let explorer = Explorer(
+      initialState: TimedStopwatch.State(), reducer: { _ in TimedStopwatch() },
+      middleware: TimedStopwatch.timers,
+      actions: .weighted([(2, .start), (1, .stop), (1, .reset)]),
+      invariants: [TimedStopwatch.ticksOnlyWhileRunning],
+      configuration: ExplorationConfiguration(seed: 1, runs: 100, stepsPerRun: 20, clockSteps: [.seconds(1)]))
+    let failure = try #require(await explorer.explore().failure)
+    #expect(failure.steps == [.send(.start), .send(.reset), .wakeNext])
+    #expect(failure.action == .tick)
+  }
+
   @Test func aWrappingCounterIsFoundAfterExactly128Increments() async throws {
     let explorer = Explorer(
       initialState: SmallCounter.State(), reducer: { _ in SmallCounter() },

@@ -16,10 +16,11 @@ import Testing
     defer { try? FileManager.default.removeItem(at: scratch) }
     let failure = try #require(await todosExplorer().explore().failure)
     let test = failure.testSource(
-      ExplorationTestOptions(reducer: "ExampleTodos()", imports: ["Todos"], stateType: "ExampleTodos.State"))
+      ExplorationTestOptions(
+        reducer: "ExampleTodos()", imports: ["ExploredFeature"], stateType: "ExampleTodos.State"))
     let files = [
-      "Package.swift": manifest(root: root), "Sources/Todos/Todos.swift": try featureSource(),
-      "Tests/TodosTests/ExploredTest.swift": test,
+      "Package.swift": manifest(root: root), "Sources/ExploredFeature/Todos.swift": try featureSource(),
+      "Tests/ExploredFeatureTests/ExploredTest.swift": test,
     ]
     for (path, text) in files {
       let url = scratch.appendingPathComponent(path)
@@ -46,11 +47,11 @@ import Testing
       platforms: [.macOS(.v15)],
       dependencies: [.package(name: "Chronicle", path: "\(root.path)")],
       targets: [
-        .target(name: "Todos", dependencies: [.product(name: "ChronicleStore", package: "Chronicle")]),
+        .target(name: "ExploredFeature", dependencies: [.product(name: "ChronicleStore", package: "Chronicle")]),
         .testTarget(
-          name: "TodosTests",
+          name: "ExploredFeatureTests",
           dependencies: [
-            "Todos", .product(name: "ChronicleTesting", package: "Chronicle"),
+            "ExploredFeature", .product(name: "ChronicleTesting", package: "Chronicle"),
             .product(name: "ChronicleClocks", package: "Chronicle"),
           ]),
       ]
