@@ -83,7 +83,7 @@ public struct ExplorationFailure<State: Equatable & Codable & Sendable, Action: 
       self.invariant = nil
     }
     self.journalJSON =
-      recorded.journal.map { ExplorationJournal.json($0, records: recorded.records) } ?? Data()
+      recorded.journal.map { ExplorationJournal.json($0, times: recorded.times) } ?? Data()
     self.originalJournalJSON = originalJournalJSON
   }
 

@@ -7,12 +7,10 @@ import Foundation
 /// duration by 0, and members are written in sorted order. The same seed then gives the same
 /// bytes on every run and every machine.
 enum ExplorationJournal {
-  /// The document's JSON, each entry at the test clock time of its action among `records`.
+  /// The document's JSON; `times` maps a sequence number to its action's test clock time.
   static func json<State: Sendable, Action: Sendable>(
-    _ snapshot: JournalSnapshot<State, Action>, records: [ProcessedAction<State, Action>]
+    _ snapshot: JournalSnapshot<State, Action>, times: [UInt64: Duration]
   ) -> Data {
-    var times: [UInt64: Duration] = [:]
-    for record in records { times[record.sequence] = record.time }
     let exported = snapshot.journalJSON()
     guard var document = (try? JSONSerialization.jsonObject(with: exported)) as? [String: Any] else {
       return exported

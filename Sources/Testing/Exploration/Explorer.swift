@@ -36,7 +36,8 @@ public struct Explorer<State: Equatable & Codable & Sendable, Action: Equatable 
       _ clock: TestClock, _ outer: [AnyMiddleware<State, Action>], _ inner: AnyMiddleware<State, Action>
     )
       -> Store<State, Action>
-  let makeJournal: @Sendable (_ clock: TestClock) -> Journal<State, Action>
+  /// Makes a run's journal and the tracer recording into it.
+  let makeJournal: @Sendable (_ clock: TestClock) -> (Journal<State, Action>, AnyMiddleware<State, Action>)
   let send: @Sendable (Store<State, Action>, Action) -> Void
   let actions: ActionGenerator<State, Action>
   let invariants: [Invariant<State, Action>]
@@ -71,7 +72,10 @@ public struct Explorer<State: Equatable & Codable & Sendable, Action: Equatable 
           initialState: initialState, reducer: reducer(clock), middleware: outer + middleware(clock) + [inner]
         )
       },
-      makeJournal: { clock in Journal(reducer: reducer(clock)) },
+      makeJournal: { clock in
+        let journal = Journal(reducer: reducer(clock))
+        return (journal, .tracer(journal))
+      },
       send: { store, action in store.send(action) },
       actions: actions, invariants: invariants, configuration: configuration)
   }
@@ -83,7 +87,7 @@ public struct Explorer<State: Equatable & Codable & Sendable, Action: Equatable 
       @escaping @Sendable (TestClock, [AnyMiddleware<State, Action>], AnyMiddleware<State, Action>) -> Store<
         State, Action
       >,
-    makeJournal: @escaping @Sendable (TestClock) -> Journal<State, Action>,
+    makeJournal: @escaping @Sendable (TestClock) -> (Journal<State, Action>, AnyMiddleware<State, Action>),
     send: @escaping @Sendable (Store<State, Action>, Action) -> Void,
     actions: ActionGenerator<State, Action>,
     invariants: [Invariant<State, Action>],
@@ -115,7 +119,7 @@ public struct Explorer<State: Equatable & Codable & Sendable, Action: Equatable 
       if let violation = outcome.violation {
         let failure = await failure(
           shrinking: outcome.steps, violation: violation, seed: seed, run: run,
-          original: outcome.journal.map { ExplorationJournal.json($0, records: outcome.records) })
+          original: outcome.journal.map { ExplorationJournal.json($0, times: outcome.times) })
         return ExplorationReport(seed: configuration.seed, runs: runs, steps: steps, failure: failure)
       }
     }
@@ -131,7 +135,7 @@ public struct Explorer<State: Equatable & Codable & Sendable, Action: Equatable 
     guard let violation = outcome.violation else { return nil }
     return await failure(
       shrinking: outcome.steps, violation: violation, seed: nil, run: nil,
-      original: outcome.journal.map { ExplorationJournal.json($0, records: outcome.records) })
+      original: outcome.journal.map { ExplorationJournal.json($0, times: outcome.times) })
   }
 
   /// Runs exactly `steps` once.
@@ -165,8 +169,10 @@ public struct Explorer<State: Equatable & Codable & Sendable, Action: Equatable 
     /// The steps taken, up to and including the one during which the violation happened.
     var steps: [ExplorationStep<Action>]
     var violation: Violation<State, Action>?
-    /// For a recorded run: every action processed, and the journal.
+    /// For a recorded run: every action processed, the test clock's time at each sequence number,
+    /// and the journal.
     var records: [ProcessedAction<State, Action>] = []
+    var times: [UInt64: Duration] = [:]
     var journal: JournalSnapshot<State, Action>?
   }
 
@@ -174,11 +180,12 @@ public struct Explorer<State: Equatable & Codable & Sendable, Action: Equatable 
     let clock = TestClock()
     let journal = recording || configuration.recordsJournal ? makeJournal(clock) : nil
     let monitor = RunMonitor(
-      initialState: initialState, invariants: invariants, recordingClock: journal == nil ? nil : clock)
+      initialState: initialState, invariants: invariants,
+      recording: recording ? .actions(clock) : journal == nil ? .nothing : .times(clock))
     if let violation = monitor.checkInitialState(initialState) {
       return Outcome(steps: [], violation: violation)
     }
-    let store = makeStore(clock, journal.map { [.tracer($0)] } ?? [], monitor.middleware)
+    let store = makeStore(clock, journal.map { [$0.1] } ?? [], monitor.middleware)
     var random: ExplorationRandom
     let count: Int
     switch source {
@@ -203,7 +210,8 @@ public struct Explorer<State: Equatable & Codable & Sendable, Action: Equatable 
       if monitor.hasViolation { break }
     }
     return Outcome(
-      steps: performed, violation: monitor.violation, records: monitor.records, journal: journal?.snapshot())
+      steps: performed, violation: monitor.violation, records: monitor.records, times: monitor.times,
+      journal: journal?.0.snapshot())
   }
 
   private func choose(

@@ -34,13 +34,26 @@ final class RunMonitor<State: Sendable, Action: Sendable>: Sendable {
   private struct Storage {
     var latest: State
     var violation: Violation<State, Action>?
-    var records: [ProcessedAction<State, Action>]?
+    var records: [ProcessedAction<State, Action>] = []
+    var sequences: [UInt64] = []
+    var times: [Duration] = []
+  }
+
+  /// What a run keeps of the actions it processes.
+  enum Recording {
+    /// Nothing: a run explored or a shrinking candidate.
+    case nothing
+    /// The test clock's time of each, for a journal.
+    case times(TestClock)
+    /// Each action and the state after it too, for the generated test.
+    case actions(TestClock)
   }
 
   private let invariants: [Invariant<State, Action>]
   private let hasTransitionInvariants: Bool
   /// The run's clock, read for each action only when the run is recorded.
   private let recordingClock: TestClock?
+  private let recordsActions: Bool
   private let storage: SanitizerVisibleMutex<Storage>
   /// The index of the step being performed. Written by the explorer between steps, read while
   /// the store processes the step's actions (on its thread or an effect's): the store's lock and
@@ -49,12 +62,15 @@ final class RunMonitor<State: Sendable, Action: Sendable>: Sendable {
   /// Set once `storage` holds a violation: read after every step without taking the lock.
   private let violated = Atomic<Bool>(false)
 
-  init(initialState: State, invariants: [Invariant<State, Action>], recordingClock: TestClock?) {
+  init(initialState: State, invariants: [Invariant<State, Action>], recording: Recording) {
     self.invariants = invariants
     self.hasTransitionInvariants = invariants.contains(where: \.isTransition)
-    self.recordingClock = recordingClock
-    self.storage = SanitizerVisibleMutex(
-      Storage(latest: initialState, records: recordingClock == nil ? nil : []))
+    switch recording {
+    case .nothing: (recordingClock, recordsActions) = (nil, false)
+    case .times(let clock): (recordingClock, recordsActions) = (clock, false)
+    case .actions(let clock): (recordingClock, recordsActions) = (clock, true)
+    }
+    self.storage = SanitizerVisibleMutex(Storage(latest: initialState))
   }
 
   var middleware: AnyMiddleware<State, Action> {
@@ -113,9 +129,13 @@ final class RunMonitor<State: Sendable, Action: Sendable>: Sendable {
       }
       storage.latest = after
       if let time {
-        storage.records?.append(
-          ProcessedAction(
-            step: step, action: action, isUser: isUser, sequence: sequence, after: after, time: time))
+        storage.sequences.append(sequence)
+        storage.times.append(time)
+        if recordsActions {
+          storage.records.append(
+            ProcessedAction(
+              step: step, action: action, isUser: isUser, sequence: sequence, after: after, time: time))
+        }
       }
     }
   }
@@ -130,5 +150,10 @@ final class RunMonitor<State: Sendable, Action: Sendable>: Sendable {
 
   var hasViolation: Bool { violated.load(ordering: .relaxed) }
 
-  var records: [ProcessedAction<State, Action>] { storage.withLock { $0.records ?? [] } }
+  var records: [ProcessedAction<State, Action>] { storage.withLock { $0.records } }
+
+  /// The test clock's time of each action processed, by sequence number.
+  var times: [UInt64: Duration] {
+    storage.withLock { Dictionary(zip($0.sequences, $0.times), uniquingKeysWith: { first, _ in first }) }
+  }
 }
