@@ -39,6 +39,9 @@ public struct Explorer<State: Equatable & Codable & Sendable, Action: Equatable 
   /// Makes a run's journal and the tracer recording into it.
   let makeJournal: @Sendable (_ clock: TestClock) -> (Journal<State, Action>, AnyMiddleware<State, Action>)
   let send: @Sendable (Store<State, Action>, Action) -> Void
+  /// Makes a run's innermost middleware, which checks the invariants and reports to the run's
+  /// monitor.
+  let makeChecker: @Sendable (RunMonitor<State, Action>) -> AnyMiddleware<State, Action>
   let actions: ActionGenerator<State, Action>
   let invariants: [Invariant<State, Action>]
   /// How much to explore; see ``ExplorationConfiguration``.
@@ -77,6 +80,24 @@ public struct Explorer<State: Equatable & Codable & Sendable, Action: Equatable 
         return (journal, .tracer(journal))
       },
       send: { store, action in store.send(action) },
+      makeChecker: { monitor in
+        AnyMiddleware(name: "Explorer") { action, context, next in
+          let before = context.state
+          next(action)
+          let after = context.state
+          for invariant in invariants where !invariant.holds(old: before, action: action, new: after) {
+            monitor.broke(
+              invariant.name, before: before, action: action, after: after, sequence: context.sequence)
+            break
+          }
+          if monitor.observesEveryAction {
+            monitor.processed(
+              action, after: after, isUser: context.cause.kind == .user, sequence: context.sequence)
+          }
+        } event: { event, context in
+          monitor.effectEvent(event, state: context.state)
+        }
+      },
       actions: actions, invariants: invariants, configuration: configuration)
   }
 
@@ -89,6 +110,7 @@ public struct Explorer<State: Equatable & Codable & Sendable, Action: Equatable 
       >,
     makeJournal: @escaping @Sendable (TestClock) -> (Journal<State, Action>, AnyMiddleware<State, Action>),
     send: @escaping @Sendable (Store<State, Action>, Action) -> Void,
+    makeChecker: @escaping @Sendable (RunMonitor<State, Action>) -> AnyMiddleware<State, Action>,
     actions: ActionGenerator<State, Action>,
     invariants: [Invariant<State, Action>],
     configuration: ExplorationConfiguration
@@ -97,6 +119,7 @@ public struct Explorer<State: Equatable & Codable & Sendable, Action: Equatable 
     self.makeStore = makeStore
     self.makeJournal = makeJournal
     self.send = send
+    self.makeChecker = makeChecker
     self.actions = actions
     self.invariants = invariants
     self.configuration = configuration
@@ -181,11 +204,12 @@ public struct Explorer<State: Equatable & Codable & Sendable, Action: Equatable 
     let journal = recording || configuration.recordsJournal ? makeJournal(clock) : nil
     let monitor = RunMonitor(
       initialState: initialState, invariants: invariants,
-      recording: recording ? .actions(clock) : journal == nil ? .nothing : .times(clock))
+      recording: recording ? .actions(clock) : journal == nil ? .nothing : .times(clock),
+      keepsLatestState: actions.readsState)
     if let violation = monitor.checkInitialState(initialState) {
       return Outcome(steps: [], violation: violation)
     }
-    let store = makeStore(clock, journal.map { [$0.1] } ?? [], monitor.middleware)
+    let store = makeStore(clock, journal.map { [$0.1] } ?? [], makeChecker(monitor))
     var random: ExplorationRandom
     let count: Int
     switch source {
@@ -206,7 +230,13 @@ public struct Explorer<State: Equatable & Codable & Sendable, Action: Equatable 
       }
       monitor.beginStep(index)
       performed.append(step)
-      await perform(step, on: store, clock: clock)
+      if case .send(let action) = step {
+        // Written out here, not through `perform`: most steps are sends that start no effect.
+        send(store, action)
+        if store.activity.runningCount > 0 { await store.activity.waitUntilQuiescent() }
+      } else {
+        await perform(step, on: store, clock: clock)
+      }
       if monitor.hasViolation { break }
     }
     return Outcome(

@@ -17,6 +17,7 @@
 /// state before, the action and the state after (`(State, Action, State) -> Bool`). Without it,
 /// the generated test reaches the violation but cannot check it, and says so in a comment.
 public struct Invariant<State: Sendable, Action: Sendable>: Sendable {
+  @usableFromInline
   enum Check: Sendable {
     case state(@Sendable (State) -> Bool)
     case transition(@Sendable (State, Action, State) -> Bool)
@@ -26,7 +27,7 @@ public struct Invariant<State: Sendable, Action: Sendable>: Sendable {
   public let name: String
   /// The Swift expression a generated test calls to check the property, if any.
   public let expression: String?
-  let check: Check
+  @usableFromInline let check: Check
 
   /// A property of every state the store reaches, the initial one included.
   ///
@@ -65,6 +66,8 @@ public struct Invariant<State: Sendable, Action: Sendable>: Sendable {
     return false
   }
 
+  // Inlinable: called after every action by the explorer's middleware, formed in the client.
+  @inlinable
   func holds(old: State, action: Action, new: State) -> Bool {
     switch check {
     case .state(let holds): holds(new)

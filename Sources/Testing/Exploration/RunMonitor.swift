@@ -28,8 +28,12 @@ struct ProcessedAction<State: Sendable, Action: Sendable>: Sendable {
   var time: Duration
 }
 
-/// The innermost middleware of an explored store: checks the invariants after every action,
-/// keeps the first violation and a failed effect, and, for a recorded run, every action.
+/// What a run learns from its store: the first violation, a failed effect, and, for a recorded
+/// run, every action. The store's innermost middleware reports to it; that middleware is formed in
+/// the client (``Explorer/init(initialState:reducer:middleware:actions:invariants:configuration:)``
+/// is inlinable), so checking the invariants after each action runs specialized for the client's
+/// types, and the monitor is called only when an invariant breaks or every action is wanted.
+@usableFromInline
 final class RunMonitor<State: Sendable, Action: Sendable>: Sendable {
   private struct Storage {
     var latest: State
@@ -49,8 +53,10 @@ final class RunMonitor<State: Sendable, Action: Sendable>: Sendable {
     case actions(TestClock)
   }
 
+  /// Whether ``processed(_:after:isUser:sequence:)`` wants every action: for a recorded run, or
+  /// to keep the latest state for an action generator that reads it.
+  @usableFromInline let observesEveryAction: Bool
   private let invariants: [Invariant<State, Action>]
-  private let hasTransitionInvariants: Bool
   /// The run's clock, read for each action only when the run is recorded.
   private let recordingClock: TestClock?
   private let recordsActions: Bool
@@ -62,36 +68,17 @@ final class RunMonitor<State: Sendable, Action: Sendable>: Sendable {
   /// Set once `storage` holds a violation: read after every step without taking the lock.
   private let violated = Atomic<Bool>(false)
 
-  init(initialState: State, invariants: [Invariant<State, Action>], recording: Recording) {
+  init(
+    initialState: State, invariants: [Invariant<State, Action>], recording: Recording, keepsLatestState: Bool
+  ) {
     self.invariants = invariants
-    self.hasTransitionInvariants = invariants.contains(where: \.isTransition)
     switch recording {
     case .nothing: (recordingClock, recordsActions) = (nil, false)
     case .times(let clock): (recordingClock, recordsActions) = (clock, false)
     case .actions(let clock): (recordingClock, recordsActions) = (clock, true)
     }
+    self.observesEveryAction = keepsLatestState || recordingClock != nil
     self.storage = SanitizerVisibleMutex(Storage(latest: initialState))
-  }
-
-  var middleware: AnyMiddleware<State, Action> {
-    AnyMiddleware(name: "Explorer") { [self] action, context, next in
-      let before = hasTransitionInvariants ? context.state : nil
-      next(action)
-      processed(
-        action, before: before, after: context.state, isUser: context.cause.kind == .user,
-        sequence: context.sequence)
-    } event: { [self] event, context in
-      guard case .failed(let message) = event.phase else { return }
-      let state = context.state
-      let step = step.load(ordering: .relaxed)
-      storage.withLock { storage in
-        guard storage.violation == nil else { return }
-        violated.store(true, ordering: .relaxed)
-        storage.violation = Violation(
-          kind: .effectFailed(message), step: step, before: state, action: nil, sequence: nil,
-          after: state)
-      }
-    }
   }
 
   /// The violation of a state invariant by the initial state, if any.
@@ -105,28 +92,37 @@ final class RunMonitor<State: Sendable, Action: Sendable>: Sendable {
     return nil
   }
 
-  private func processed(_ action: Action, before: State?, after: State, isUser: Bool, sequence: UInt64) {
-    var broken: String?
-    for invariant in invariants {
-      let holds: Bool
-      switch invariant.check {
-      case .state(let check): holds = check(after)
-      case .transition(let check): holds = before.map { check($0, action, after) } ?? true
-      }
-      if !holds {
-        broken = invariant.name
-        break
-      }
+  /// Keeps the first violation: the invariant named `name` broke on this transition.
+  @usableFromInline
+  func broke(_ name: String, before: State, action: Action, after: State, sequence: UInt64) {
+    let step = step.load(ordering: .relaxed)
+    storage.withLock { storage in
+      guard storage.violation == nil else { return }
+      violated.store(true, ordering: .relaxed)
+      storage.violation = Violation(
+        kind: .invariant(name), step: step, before: before, action: action, sequence: sequence, after: after)
     }
+  }
+
+  /// Keeps a failed effect as the violation, if it is the first.
+  @usableFromInline
+  func effectEvent(_ event: EffectEvent, state: State) {
+    guard case .failed(let message) = event.phase else { return }
+    let step = step.load(ordering: .relaxed)
+    storage.withLock { storage in
+      guard storage.violation == nil else { return }
+      violated.store(true, ordering: .relaxed)
+      storage.violation = Violation(
+        kind: .effectFailed(message), step: step, before: state, action: nil, sequence: nil, after: state)
+    }
+  }
+
+  /// Keeps the state after an action and, for a recorded run, the action.
+  @usableFromInline
+  func processed(_ action: Action, after: State, isUser: Bool, sequence: UInt64) {
     let time = recordingClock?.now.offset
     let step = step.load(ordering: .relaxed)
     storage.withLock { storage in
-      if let broken, storage.violation == nil {
-        violated.store(true, ordering: .relaxed)
-        storage.violation = Violation(
-          kind: .invariant(broken), step: step, before: before ?? storage.latest, action: action,
-          sequence: sequence, after: after)
-      }
       storage.latest = after
       if let time {
         storage.sequences.append(sequence)
@@ -143,7 +139,7 @@ final class RunMonitor<State: Sendable, Action: Sendable>: Sendable {
   /// Marks the actions processed from now on as the `index`th step's.
   func beginStep(_ index: Int) { step.store(index, ordering: .relaxed) }
 
-  /// The state after the last action processed.
+  /// The state after the last action processed, when ``observesEveryAction``.
   var latest: State { storage.withLock { $0.latest } }
 
   var violation: Violation<State, Action>? { storage.withLock { $0.violation } }
