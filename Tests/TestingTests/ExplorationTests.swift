@@ -149,6 +149,30 @@ let exploredTodosOptions = ExplorationTestOptions(
     #expect(first.description == second.description)
   }
 
+  /// Explorations running at once share the process's test clocks' settling (an advance waits
+  /// for every store's effects): each still depends on its seed alone.
+  @Test func explorationsRunningAtOnceGiveTheSameFailureAsOneAlone() async throws {
+    let alone = try #require(await searchExplorer().explore().failure)
+    let together = await withTaskGroup(
+      of: ExplorationFailure<DebouncedSearch.State, DebouncedSearch.Action>?.self
+    ) {
+      group in
+      for _ in 0..<6 { group.addTask { await searchExplorer().explore().failure } }
+      for _ in 0..<2 {
+        group.addTask {
+          _ = await todosExplorer().explore(); return nil
+        }
+      }
+      return await group.reduce(into: []) { $0.append($1) }.compactMap { $0 }
+    }
+    #expect(together.count == 6)
+    for failure in together {
+      #expect(failure.steps == alone.steps)
+      #expect(failure.journalJSON == alone.journalJSON)
+      #expect(failure.testSource(exploredSearchOptions) == alone.testSource(exploredSearchOptions))
+    }
+  }
+
   @Test func theFailingRunsSeedMakesItTheFirstRun() async throws {
     let found = try #require(await todosExplorer().explore().failure)
     let seed = try #require(found.seed)

@@ -56,12 +56,6 @@ public struct ExplorationRandom: RandomNumberGenerator, Sendable {
     return Int(product.high)
   }
 
-  /// One of `elements`, each equally likely; `nil` when it is empty.
-  public mutating func element<C: Collection>(of elements: C) -> C.Element? where C.Index == Int {
-    guard !elements.isEmpty else { return nil }
-    return elements[elements.startIndex + next(below: elements.count)]
-  }
-
   /// The seed of the `index`th run after `seed`: run 0 uses `seed` itself, so the seed a failure
   /// prints, given back as the explorer's seed, makes the failing run the first one.
   static func runSeed(_ seed: UInt64, run index: Int) -> UInt64 {
