@@ -113,7 +113,8 @@ public final class NDJSONFileSink<State: Sendable, Action: Sendable>: JournalSin
     file.close()
   }
 
-  /// The number of lines written, the header included.
+  /// The number of lines written, the header included; after a write error, the lines that
+  /// reached the file whole (those of the write it cut short included).
   public var linesWritten: Int { file.linesWritten }
 
   /// The first write error, after which the sink stops writing; `nil` while all is well.
