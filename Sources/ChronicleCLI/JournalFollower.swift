@@ -21,7 +21,8 @@ import Synchronization
 ///   its start.
 /// - No file there (deleted): waits for one to be created.
 ///
-/// Each of these is said on standard error. A last line without its newline is one the sink is
+/// Each of these is said on standard error. What was read is printed only once the path is
+/// seen to be the same file, not truncated, after the read. A last line without its newline is one the sink is
 /// still writing: its entry is printed once it is complete. An empty file, or a header still
 /// being written, is waited for.
 struct JournalFollower {
@@ -42,9 +43,25 @@ struct JournalFollower {
     var printed = 0
     var missing = false
     while !interrupted.isSet.load(ordering: .relaxed) {
-      var progressed = try print(file.readAppended(), printed: &printed)
+      var appended: [JournalFileEntry] = []
+      var failure: CLIError?
+      do {
+        appended = try file.readAppended()
+      } catch {
+        failure = error
+      }
+      // Looked at after the read: a file truncated and written again meanwhile gave bytes of the
+      // new content read from the old offset, which are left unprinted (or which did not parse).
+      let change = file.change()
+      if change == .truncated {
+        Self.say("\(path) was truncated; following it from its start")
+        file.restart()
+        continue
+      }
+      if let failure { throw failure }
+      var progressed = try print(appended, printed: &printed)
       if let count, printed >= count { return }
-      switch file.change() {
+      switch change {
       case .none:
         missing = false
       case .missing:
@@ -60,9 +77,7 @@ struct JournalFollower {
         missing = false
         progressed = true
       case .truncated:
-        Self.say("\(path) was truncated; following it from its start")
-        file.restart()
-        progressed = true
+        break
       }
       if !progressed { usleep(20_000) }
     }
