@@ -129,28 +129,49 @@ enum CLICommand {
     switch self {
     case .help: return Self.usage
     case .summary(let path, let json):
-      let document = try Self.load(path)
-      return json ? JournalJSONReport.summary(document) : JournalReport.summary(document)
+      var summary = JournalSummary()
+      summary.finish(
+        try Self.scan(path) { document, position in
+          summary.add(document.entries[position])
+          return true
+        })
+      return json ? JournalJSONReport.summary(summary) : JournalReport.summary(summary)
     case .show(let path, let index, let json):
-      let document = try Self.load(path)
-      let position = try Self.position(of: index, in: document, path: path)
-      return json
-        ? JournalJSONReport.show(document, position: position)
-        : JournalReport.show(document, position: position)
+      var shown: String?
+      var range: (first: Int, last: Int)?
+      _ = try Self.scan(path) { document, position in
+        let entry = document.entries[position]
+        range = (range?.first ?? entry.index, entry.index)
+        guard entry.index == index else { return true }
+        shown =
+          json
+          ? JournalJSONReport.show(document, position: position)
+          : JournalReport.show(document, position: position)
+        return false
+      }
+      guard let shown else { throw .noSuchEntry(index, path: path, range: range.map { $0.first...$0.last }) }
+      return shown
     case .diff(let path, let from, let to):
       let document = try Self.load(path)
       return JournalReport.diff(
         document, from: try Self.position(of: from, in: document, path: path),
         to: try Self.position(of: to, in: document, path: path))
     case .filter(let path, let context, let text, let json):
-      let document = try Self.load(path)
-      if let context, !document.entries.contains(where: { $0.context == context }) {
-        throw .noSuchContext(context, path: path, known: JournalReport.contexts(of: document))
+      var matches: [JournalFileEntry] = []
+      var contexts = Set<String>()
+      let scan = try Self.scan(path) { document, position in
+        if let context = document.entries[position].context { contexts.insert(context) }
+        if JournalReport.matches(document, at: position, context: context, text: text) {
+          matches.append(document.entries[position])
+        }
+        return true
       }
-      let matches = JournalReport.matches(document, context: context, text: text)
+      if let context, !contexts.contains(context) {
+        throw .noSuchContext(context, path: path, known: contexts.sorted())
+      }
       return json
-        ? JournalJSONReport.filter(document, matches: matches)
-        : JournalReport.filter(document, matches: matches)
+        ? JournalJSONReport.filter(total: scan.entryCount, matches: matches)
+        : JournalReport.filter(total: scan.entryCount, matches: matches)
     case .compare(let first, let second): return try Self.comparison(first, second).report
     case .follow(let path, let count):
       try JournalFollower(path: path, count: count).run()
@@ -188,6 +209,18 @@ enum CLICommand {
 
   private static func comparison(_ first: String, _ second: String) throws(CLIError) -> JournalComparison {
     JournalComparison(try load(first), named: first, with: try load(second), named: second)
+  }
+
+  /// Reads the file at `path` entry by entry (see `JournalFile.scan`): an NDJSON stream is
+  /// never held whole.
+  private static func scan(
+    _ path: String, visiting visit: (JournalFile, Int) -> Bool
+  ) throws(CLIError) -> JournalFile.Scan {
+    do {
+      return try JournalFile.scan(contentsOf: URL(fileURLWithPath: path), visiting: visit)
+    } catch {
+      throw .badFile(path: path, error)
+    }
   }
 
   private static func load(_ path: String) throws(CLIError) -> JournalFile {

@@ -9,15 +9,22 @@ import Synchronization
 #endif
 
 /// `chronicle follow FILE`: prints the entries of an NDJSON stream, those already in it and then
-/// each one as the `NDJSONFileSink` appends it, one line each.
+/// each one as the `NDJSONFileSink` appends it, one line each. Ends after `count` entries, or on
+/// Ctrl-C (SIGINT) with exit status 0.
 ///
-/// The file is read again, whole, whenever its size changes, polled every 20 ms: simple and
-/// portable, with the loader's own checks, at the cost of re-reading a long stream on every
-/// append (bounded by the polling to 50 reads a second). A last line without its newline is one
-/// the sink is still writing (the loader leaves it out as torn): its entry is printed once it is
-/// complete. An empty file, or a header still being written, is waited for. A file that shrinks
-/// was truncated by a new sink (the app started again): its entries are printed from the first.
-/// Ends after `count` entries, or on Ctrl-C (SIGINT) with exit status 0.
+/// It follows the file as `tail -F` does, polling every 20 ms: it reads what was appended since
+/// the last poll from the file it has open, and then looks at the path.
+/// - Another file there (another inode: the file was rotated or replaced, or deleted and
+///   created again): what is left of the old one is read first, then the new one from its start.
+/// - The file shorter than what was read, or its header changed (a new sink truncated it, the
+///   app started again, even if it grew past the old length within one poll): read again from
+///   its start.
+/// - No file there (deleted): waits for one to be created.
+///
+/// Each of these is said on standard error. What was read is printed only once the path is
+/// seen to be the same file, not truncated, after the read. A last line without its newline is one the sink is
+/// still writing: its entry is printed once it is complete. An empty file, or a header still
+/// being written, is waited for.
 struct JournalFollower {
   var path: String
   var count: Int?
@@ -31,45 +38,59 @@ struct JournalFollower {
     interrupt.setEventHandler { interrupted.isSet.store(true, ordering: .relaxed) }
     interrupt.resume()
     defer { interrupt.cancel() }
+    var file = try FollowedFile(path: path, announcing: nil)
+    defer { file.close() }
     var printed = 0
-    var lastSequence: UInt64 = 0
-    var size = -1
+    var missing = false
     while !interrupted.isSet.load(ordering: .relaxed) {
-      let url = URL(fileURLWithPath: path)
-      var status = stat()
-      // Anything but a readable regular file gets the loader's own error (a FIFO is refused
-      // before it is opened, so that reading it cannot block).
-      guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
-        let data = try? Data(contentsOf: url)
-      else {
-        do { _ = try JournalFile(contentsOf: url) } catch { throw .badFile(path: path, error) }
+      var appended: [JournalFileEntry] = []
+      var failure: CLIError?
+      do {
+        appended = try file.readAppended()
+      } catch {
+        failure = error
+      }
+      // Looked at after the read: a file truncated and written again meanwhile gave bytes of the
+      // new content read from the old offset, which are left unprinted (or which did not parse).
+      let change = file.change()
+      if change == .truncated {
+        Self.say("\(path) was truncated; following it from its start")
+        file.restart()
         continue
       }
-      if data.count != size {
-        if data.count < size { lastSequence = 0 }
-        size = data.count
-        let document: JournalFile
-        do {
-          document = try JournalFile(data: data)
-        } catch {
-          guard data.isEmpty || Self.isTruncated(error) else { throw .badFile(path: path, error) }
-          usleep(20_000)
-          continue
-        }
-        for entry in document.entries where entry.sequence > lastSequence {
-          Self.write(Self.line(entry))
-          lastSequence = entry.sequence
-          printed += 1
-          if let count, printed >= count { return }
-        }
+      if let failure { throw failure }
+      var progressed = try print(appended, printed: &printed)
+      if let count, printed >= count { return }
+      switch change {
+      case .none:
+        missing = false
+      case .missing:
+        if !missing { Self.say("\(path) was removed; waiting for it to be created again") }
+        missing = true
+      case .replaced:
+        // The old file's last lines first: a writer may have appended them since the read above.
+        progressed = try print(file.readAppended(), printed: &printed) || progressed
+        if let count, printed >= count { return }
+        file.close()
+        file = try FollowedFile(
+          path: path, announcing: "\(path) was replaced; following the new file from its start")
+        missing = false
+        progressed = true
+      case .truncated:
+        break
       }
-      usleep(20_000)
+      if !progressed { usleep(20_000) }
     }
   }
 
-  private static func isTruncated(_ error: JournalImportError) -> Bool {
-    if case .truncated = error { return true }
-    return false
+  /// Prints the entries, up to `count` in all; whether there were any.
+  private func print(_ entries: [JournalFileEntry], printed: inout Int) throws(CLIError) -> Bool {
+    for entry in entries {
+      if let count, printed >= count { break }
+      Self.write(Self.line(entry))
+      printed += 1
+    }
+    return !entries.isEmpty
   }
 
   /// `0 #1 add [Cart] user {"add":{"_0":"apple"}}`: the entry with its action rather than its
@@ -86,9 +107,105 @@ struct JournalFollower {
   private static func write(_ text: String) {
     FileHandle.standardOutput.write(Data(text.utf8))
   }
+
+  /// Tells what happened to the file on standard error.
+  private static func say(_ text: String) {
+    FileHandle.standardError.write(Data("chronicle: \(text)\n".utf8))
+  }
+}
+
+/// The file `follow` reads: its descriptor, what identifies it (device and inode), and how far it
+/// was read.
+private struct FollowedFile {
+  let path: String
+  private var descriptor: Int32
+  private let identity: (device: UInt64, inode: UInt64)
+  private var reader = JournalStreamReader()
+  /// The bytes read from the file, complete lines or not.
+  private var offset = 0
+
+  /// What ``change()`` found at the path.
+  enum Change {
+    case none, missing, replaced, truncated
+  }
+
+  /// Opens the file at `path`. Anything but a readable regular file gets the loader's own error
+  /// (a FIFO is refused before it is opened, so that reading it cannot block). `announcing` is
+  /// said on standard error once it is open.
+  init(path: String, announcing: String?) throws(CLIError) {
+    self.path = path
+    var status = stat()
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+    guard descriptor >= 0, fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+      if descriptor >= 0 { _ = closeFile(descriptor) }
+      do {
+        _ = try JournalFile(contentsOf: URL(fileURLWithPath: path))
+      } catch {
+        throw .badFile(path: path, error)
+      }
+      throw .badFile(path: path, .notARegularFile(path: path))
+    }
+    self.descriptor = descriptor
+    identity = (UInt64(status.st_dev), UInt64(status.st_ino))
+    if let announcing { FileHandle.standardError.write(Data("chronicle: \(announcing)\n".utf8)) }
+  }
+
+  func close() {
+    if descriptor >= 0 { _ = closeFile(descriptor) }
+  }
+
+  /// The entries of the lines appended since the last call.
+  mutating func readAppended() throws(CLIError) -> [JournalFileEntry] {
+    var entries: [JournalFileEntry] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      let count = pread(descriptor, &chunk, chunk.count, off_t(offset))
+      if count < 0, errno == EINTR { continue }
+      guard count > 0 else { return entries }
+      offset += count
+      do {
+        entries += try reader.append(Array(chunk[..<count]))
+      } catch {
+        throw .badFile(path: path, error)
+      }
+    }
+  }
+
+  /// What became of the file since it was opened or last read.
+  func change() -> Change {
+    var status = stat()
+    guard stat(path, &status) == 0 else { return .missing }
+    guard UInt64(status.st_dev) == identity.device, UInt64(status.st_ino) == identity.inode else {
+      return .replaced
+    }
+    if Int(status.st_size) < offset { return .truncated }
+    // Truncated and written again past where it was read, within one poll: the header differs
+    // (a new sink writes its own origin).
+    let header = reader.headerBytes
+    if !header.isEmpty {
+      var start = [UInt8](repeating: 0, count: header.count)
+      if pread(descriptor, &start, header.count, 0) != header.count || start != header { return .truncated }
+    }
+    return .none
+  }
+
+  /// Reads the file again from its start.
+  mutating func restart() {
+    reader = JournalStreamReader()
+    offset = 0
+  }
 }
 
 /// Set by the SIGINT handler, read by the polling loop.
 private final class InterruptFlag: Sendable {
   let isSet = Atomic<Bool>(false)
+}
+
+/// `close(2)`, under a name that does not clash with the method called `close`.
+private func closeFile(_ descriptor: Int32) -> Int32 {
+  #if canImport(Darwin)
+    Darwin.close(descriptor)
+  #else
+    Glibc.close(descriptor)
+  #endif
 }

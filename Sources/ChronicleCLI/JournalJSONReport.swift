@@ -4,15 +4,7 @@ import ChronicleFormats
 /// shape documented in README ("chronicle --json"). Members are always present (`null` when the
 /// file does not say), in the order written here.
 enum JournalJSONReport {
-  static func summary(_ document: JournalFile) -> String {
-    var contexts: [String?: Int] = [:]
-    var causes: [String: Int] = [:]
-    var types: [String: Int] = [:]
-    for entry in document.entries {
-      contexts[entry.context, default: 0] += 1
-      causes[entry.causeKind, default: 0] += 1
-      types[entry.type, default: 0] += 1
-    }
+  static func summary(_ summary: JournalSummary) -> String {
     /// Most frequent first, then by name (entries without a context last among equals).
     func counts(_ values: [String?: Int]) -> JSONOutput {
       let sorted = values.sorted {
@@ -21,27 +13,24 @@ enum JournalJSONReport {
       return .array(
         sorted.map { .object([("name", .optional($0.key)), ("count", .integer(Int64($0.value)))]) })
     }
-    let first = document.entries.first
-    let last = document.entries.last
-    let slowest = document.entries.sorted {
-      $0.duration != $1.duration ? $0.duration > $1.duration : $0.index < $1.index
-    }
+    let first = summary.first
+    let last = summary.last
     return line(
       .object([
-        ("entries", .integer(Int64(document.count))),
-        ("effectEvents", .integer(Int64(document.effectCount))),
-        ("stateType", .string(document.stateType)),
-        ("actionType", .string(document.actionType)),
-        ("origin", .optional(document.originISO8601)),
+        ("entries", .integer(Int64(summary.entryCount))),
+        ("effectEvents", .integer(Int64(summary.effectCount))),
+        ("stateType", .string(summary.stateType)),
+        ("actionType", .string(summary.actionType)),
+        ("origin", .optional(summary.origin)),
         ("firstIndex", first.map { .integer(Int64($0.index)) } ?? .null),
         ("lastIndex", last.map { .integer(Int64($0.index)) } ?? .null),
         ("firstSeq", first.map { .integer(Int64($0.sequence)) } ?? .null),
         ("lastSeq", last.map { .integer(Int64($0.sequence)) } ?? .null),
         ("spanNanoseconds", first.flatMap { first in last.map { .integer($0.time - first.time) } } ?? .null),
-        ("contexts", counts(contexts)),
-        ("causes", counts(causes.reduce(into: [:]) { $0[$1.key] = $1.value })),
-        ("actions", counts(types.reduce(into: [:]) { $0[$1.key] = $1.value })),
-        ("slowest", .array(slowest.prefix(5).map(entry))),
+        ("contexts", counts(summary.contexts)),
+        ("causes", counts(summary.causes.reduce(into: [:]) { $0[$1.key] = $1.value })),
+        ("actions", counts(summary.types.reduce(into: [:]) { $0[$1.key] = $1.value })),
+        ("slowest", .array(summary.slowest.map(entry))),
       ]))
   }
 
@@ -56,11 +45,11 @@ enum JournalJSONReport {
       ]))
   }
 
-  static func filter(_ document: JournalFile, matches: [JournalFileEntry]) -> String {
+  static func filter(total: Int, matches: [JournalFileEntry]) -> String {
     line(
       .object([
         ("entries", .array(matches.map(entry))), ("matched", .integer(Int64(matches.count))),
-        ("total", .integer(Int64(document.count))),
+        ("total", .integer(Int64(total))),
       ]))
   }
 

@@ -3,36 +3,25 @@ import Foundation
 
 /// The text the `chronicle` commands print.
 enum JournalReport {
-  static func summary(_ document: JournalFile) -> String {
-    var lines = ["\(document.count) entries, \(document.effectCount) effect events"]
-    lines.append("state: \(document.stateType)")
-    lines.append("action: \(document.actionType)")
-    if let origin = document.originISO8601 { lines.append("origin: \(origin)") }
-    if let first = document.entries.first, let last = document.entries.last {
+  static func summary(_ summary: JournalSummary) -> String {
+    var lines = ["\(summary.entryCount) entries, \(summary.effectCount) effect events"]
+    lines.append("state: \(summary.stateType)")
+    lines.append("action: \(summary.actionType)")
+    if let origin = summary.origin { lines.append("origin: \(origin)") }
+    if let first = summary.first, let last = summary.last {
       lines.append(
         "entries \(first.index)…\(last.index), seq #\(first.sequence)…#\(last.sequence), over "
           + duration(last.time - first.time))
-    }
-    var contexts: [String: Int] = [:]
-    var causes: [String: Int] = [:]
-    var types: [String: Int] = [:]
-    for entry in document.entries {
-      contexts[entry.context ?? "(none)", default: 0] += 1
-      causes[entry.causeKind, default: 0] += 1
-      types[entry.type, default: 0] += 1
     }
     func counts(_ title: String, _ values: [String: Int]) {
       let sorted = values.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
       lines.append("\(title): " + sorted.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
     }
-    counts("contexts", contexts)
-    counts("causes", causes)
-    counts("actions", types)
-    let slowest = document.entries.sorted {
-      $0.duration != $1.duration ? $0.duration > $1.duration : $0.index < $1.index
-    }
+    counts("contexts", summary.contexts.reduce(into: [:]) { $0[$1.key ?? "(none)", default: 0] += $1.value })
+    counts("causes", summary.causes)
+    counts("actions", summary.types)
     lines.append("slowest:")
-    for entry in slowest.prefix(5) { lines.append("  " + row(entry)) }
+    for entry in summary.slowest { lines.append("  " + row(entry)) }
     return lines.joined(separator: "\n") + "\n"
   }
 
@@ -64,27 +53,20 @@ enum JournalReport {
       separator: "\n") + "\n"
   }
 
-  /// The entries of `context` (all when `nil`) whose action or state after contains `text`
-  /// (ignoring case; all when `nil`). The action is matched with its case name, as JSON; the
-  /// cause and the context are not matched, so `--text user` finds what the user typed, not every
-  /// action the user sent.
-  static func matches(_ document: JournalFile, context: String?, text: String?) -> [JournalFileEntry] {
-    let needle = text?.lowercased()
-    return document.entries.enumerated().filter { position, entry in
-      if let context, entry.context != context { return false }
-      guard let needle else { return true }
-      if "\(entry.type) \(entry.actionJSON)".lowercased().contains(needle) { return true }
-      return document.stateJSON(after: position)?.lowercased().contains(needle) ?? false
-    }.map(\.element)
+  /// Whether the entry at `position` of `document` is of `context` (any when `nil`) and its
+  /// action or state after contains `text` (ignoring case; any when `nil`). The action is matched
+  /// with its case name, as JSON; the cause and the context are not matched, so `--text user`
+  /// finds what the user typed, not every action the user sent.
+  static func matches(_ document: JournalFile, at position: Int, context: String?, text: String?) -> Bool {
+    let entry = document.entries[position]
+    if let context, entry.context != context { return false }
+    guard let needle = text?.lowercased() else { return true }
+    if "\(entry.type) \(entry.actionJSON)".lowercased().contains(needle) { return true }
+    return document.stateJSON(after: position)?.lowercased().contains(needle) ?? false
   }
 
-  static func filter(_ document: JournalFile, matches: [JournalFileEntry]) -> String {
-    matches.map { row($0) + "\n" }.joined() + "\(matches.count) of \(document.count) entries\n"
-  }
-
-  /// The contexts of the journal's entries, sorted.
-  static func contexts(of document: JournalFile) -> [String] {
-    Set(document.entries.compactMap(\.context)).sorted()
+  static func filter(total: Int, matches: [JournalFileEntry]) -> String {
+    matches.map { row($0) + "\n" }.joined() + "\(matches.count) of \(total) entries\n"
   }
 
   /// One entry on one line: `3 #4 loaded [Todos] thunk "load" ← #2 (1.2 ms)`, followed by

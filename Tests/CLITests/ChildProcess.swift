@@ -5,7 +5,9 @@ import Foundation
 final class ChildProcess {
   private let process = Process()
   private let output = Pipe()
+  private let errors = Pipe()
   private var buffer: [UInt8] = []
+  private var errorBuffer: [UInt8] = []
   /// Ends a child that never finishes, so that a broken `follow` fails its test instead of hanging
   /// it: after a minute, far longer than any of these runs takes.
   private let watchdog: DispatchWorkItem
@@ -14,7 +16,7 @@ final class ChildProcess {
     process.executableURL = CLIRunner.products.appendingPathComponent("chronicle")
     process.arguments = arguments
     process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
+    process.standardError = errors
     try process.run()
     let pid = process.processIdentifier
     watchdog = DispatchWorkItem { kill(pid, SIGTERM) }
@@ -32,6 +34,20 @@ final class ChildProcess {
       let data = output.fileHandleForReading.availableData
       if data.isEmpty { return nil }
       buffer += data
+    }
+  }
+
+  /// The next line the process prints on standard error, without its newline; `nil` once it ends.
+  func nextErrorLine() -> String? {
+    while true {
+      if let end = errorBuffer.firstIndex(of: UInt8(ascii: "\n")) {
+        let line = String(decoding: errorBuffer[..<end], as: UTF8.self)
+        errorBuffer.removeSubrange(...end)
+        return line
+      }
+      let data = errors.fileHandleForReading.availableData
+      if data.isEmpty { return nil }
+      errorBuffer += data
     }
   }
 

@@ -102,6 +102,100 @@ private func streamingStore(to url: URL) throws -> Store<Tally.State, Tally.Acti
     #expect(follow.waitForExit().status == 0)
   }
 
+  /// The lines `follow` prints for entries `0..<count` of adds of `first`, `first + 1`, ….
+  private func lines(_ count: Int, adding first: Int) -> [String] {
+    (0..<count).map { #"\#($0) #\#($0 + 1) add user {"add":{"_0":\#(first + $0)}}"# }
+  }
+
+  /// The bytes a sink writes for adds of `values`, made in a file of their own.
+  private func stream(adding values: ClosedRange<Int>) throws -> Data {
+    let url = try CLIRunner.temporaryFolder().appendingPathComponent("other.ndjson")
+    do {
+      let store = try streamingStore(to: url)
+      for value in values { store.send(.add(value)) }
+    }
+    return try Data(contentsOf: url)
+  }
+
+  /// Rotated as logs are: the file renamed, a new sink writing a new one at the path. Every entry
+  /// of the old file is printed (those written after the last poll too), then the new file's
+  /// from its start.
+  @Test func followReadsTheRestOfARotatedFileThenTheNewOneFromItsStart() throws {
+    let folder = try CLIRunner.temporaryFolder()
+    let url = folder.appendingPathComponent("live.ndjson")
+    let firstRun = try streamingStore(to: url)
+    firstRun.send(.add(0))
+    let follow = try ChildProcess("follow", url.path, "--for", "130")
+    #expect(follow.nextLine() == lines(1, adding: 0)[0])
+    for value in 1..<100 { firstRun.send(.add(value)) }
+    try FileManager.default.moveItem(at: url, to: folder.appendingPathComponent("live.1.ndjson"))
+    let secondRun = try streamingStore(to: url)
+    for value in 1_000..<1_030 { secondRun.send(.add(value)) }
+    var printed: [String] = []
+    while printed.count < 129, let line = follow.nextLine() { printed.append(line) }
+    #expect(printed == Array(lines(100, adding: 0).dropFirst()) + lines(30, adding: 1_000))
+    // Between the rename and the new file, a poll may find no file at the path.
+    var said = follow.nextErrorLine()
+    if said == "chronicle: \(url.path) was removed; waiting for it to be created again" {
+      said = follow.nextErrorLine()
+    }
+    #expect(said == "chronicle: \(url.path) was replaced; following the new file from its start")
+    #expect(follow.waitForExit().status == 0)
+  }
+
+  /// Truncated and written again past its old length at once (within one poll): the header
+  /// differs, so the new content is printed from its start.
+  @Test func followStartsAgainWhenTheFileIsTruncatedAndRegrownWithinAPoll() throws {
+    let url = try CLIRunner.temporaryFolder().appendingPathComponent("live.ndjson")
+    let firstRun = try streamingStore(to: url)
+    for value in 0..<10 { firstRun.send(.add(value)) }
+    let follow = try ChildProcess("follow", url.path, "--for", "30")
+    for line in lines(10, adding: 0) { #expect(follow.nextLine() == line) }
+    let replacement = try stream(adding: 100...119)
+    let handle = try FileHandle(forWritingTo: url)
+    try handle.truncate(atOffset: 0)
+    try handle.write(contentsOf: replacement)
+    try handle.close()
+    for line in lines(20, adding: 100) { #expect(follow.nextLine() == line) }
+    #expect(follow.nextErrorLine() == "chronicle: \(url.path) was truncated; following it from its start")
+    #expect(follow.waitForExit().status == 0)
+  }
+
+  /// Deleted: `follow` says so and waits; created again: its entries are printed from the start.
+  @Test func followWaitsForADeletedFileAndReadsItWhenItIsCreatedAgain() throws {
+    let url = try CLIRunner.temporaryFolder().appendingPathComponent("live.ndjson")
+    let firstRun = try streamingStore(to: url)
+    for value in 0..<3 { firstRun.send(.add(value)) }
+    let follow = try ChildProcess("follow", url.path, "--for", "6")
+    for line in lines(3, adding: 0) { #expect(follow.nextLine() == line) }
+    try FileManager.default.removeItem(at: url)
+    #expect(
+      follow.nextErrorLine() == "chronicle: \(url.path) was removed; waiting for it to be created again")
+    let secondRun = try streamingStore(to: url)
+    for value in 10..<13 { secondRun.send(.add(value)) }
+    for line in lines(3, adding: 10) { #expect(follow.nextLine() == line) }
+    #expect(
+      follow.nextErrorLine() == "chronicle: \(url.path) was replaced; following the new file from its start")
+    #expect(follow.waitForExit().status == 0)
+  }
+
+  /// Replaced by a rename over it (another inode): the new file is printed from its start.
+  @Test func followReadsAFileRenamedOverItFromItsStart() throws {
+    let folder = try CLIRunner.temporaryFolder()
+    let url = folder.appendingPathComponent("live.ndjson")
+    let firstRun = try streamingStore(to: url)
+    for value in 0..<3 { firstRun.send(.add(value)) }
+    let follow = try ChildProcess("follow", url.path, "--for", "8")
+    for line in lines(3, adding: 0) { #expect(follow.nextLine() == line) }
+    let replacement = folder.appendingPathComponent("next.ndjson")
+    try stream(adding: 20...24).write(to: replacement)
+    #expect(rename(replacement.path, url.path) == 0)
+    for line in lines(5, adding: 20) { #expect(follow.nextLine() == line) }
+    #expect(
+      follow.nextErrorLine() == "chronicle: \(url.path) was replaced; following the new file from its start")
+    #expect(follow.waitForExit().status == 0)
+  }
+
   @Test func followOfACorruptFileExitsWithOneAndTheLoadersError() throws {
     let url = try CLIRunner.temporaryFolder().appendingPathComponent("bad.ndjson")
     try Data(#"{"format":"other"}"#.utf8).write(to: url)

@@ -85,6 +85,153 @@ private let lastAction = Reduce<String, String> { state, action in
     #expect(snapshot.state(after: last)?.count == "\(snapshot.count):".count + 192 * 1024)
   }
 
+  /// Everything the child printed on standard output until it ended.
+  private func runToEnd(
+    _ arguments: [String], killAfterPrinting count: Int? = nil
+  ) throws -> (
+    lines: [Substring], process: Process
+  ) {
+    let process = Process()
+    process.executableURL = try writerURL()
+    process.arguments = arguments
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    var said = Data()
+    var killed = false
+    while true {
+      // No sleeping: the read blocks until the child prints or ends.
+      let chunk = output.fileHandleForReading.availableData
+      if chunk.isEmpty { break }
+      said.append(chunk)
+      if let count, !killed, said.reduce(0, { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }) >= count {
+        kill(process.processIdentifier, SIGKILL)
+        killed = true
+      }
+    }
+    process.waitUntilExit()
+    let text = String(decoding: said, as: UTF8.self)
+    // A line cut by the kill is not one the child finished printing.
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+    return (Array(lines), process)
+  }
+
+  #if os(Linux)
+    /// In the background, a process killed while it sends misses at most `maxPendingLines` (16 in
+    /// the writer) of the entries whose `send` had returned: the lines queued and those of the
+    /// batch being written count alike.
+    ///
+    /// The sink writes into a FIFO that the test does not read, made small (one page), so that
+    /// its thread is held in the middle of a batch; the sender goes on until the sink holds it.
+    /// Once both threads wait for good (the sink's thread in `write(2)` with the FIFO not empty,
+    /// the sending thread in a futex wait, and nothing printed, over three polls), the process
+    /// is killed and the FIFO read: the entry lines in it against the sends that returned. Ten
+    /// kills, with lines of different lengths.
+    @Test(arguments: 0..<10)
+    func aKilledBackgroundSinkLosesAtMostMaxPendingLines(run: Int) throws {
+      let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("chronicle-kill-\(UUID())")
+      #expect(mkfifo(fifo.path, 0o600) == 0)
+      defer { unlink(fifo.path) }
+      // Opened without waiting for a writer, before the child's sink opens it to write.
+      let reader = open(fifo.path, O_RDONLY | O_NONBLOCK)
+      #expect(reader >= 0)
+      defer { close(reader) }
+      let setPipeSize: Int32 = 1031  // F_SETPIPE_SZ
+      #expect(fcntl(reader, setPipeSize, 4096) == 4096)
+
+      let process = Process()
+      process.executableURL = try writerURL()
+      // Lines of 6 × payload bytes (the payload's control characters are escaped): longer than
+      // the FIFO holds.
+      process.arguments = [fifo.path, "0", "\(1024 * (1 + run))", "counting"]
+      let output = Pipe()
+      process.standardOutput = output
+      try process.run()
+      let printed = output.fileHandleForReading.fileDescriptor
+      _ = fcntl(printed, F_SETFL, fcntl(printed, F_GETFL) | O_NONBLOCK)
+
+      var said: [UInt8] = []
+      func readPrinted() {
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+          let count = read(printed, &chunk, chunk.count)
+          guard count > 0 else { return }
+          said += chunk[..<count]
+        }
+      }
+      // Polled (1 ms apart) until both threads wait for good, within a deadline.
+      let deadline = ContinuousClock.now + .seconds(60)
+      var stuckPolls = 0
+      while stuckPolls < 3 && process.isRunning && ContinuousClock.now < deadline {
+        let before = said.count
+        readPrinted()
+        var queued: Int32 = 0
+        let fifoHolds = ioctl(reader, UInt(0x541B), &queued) == 0 && queued > 0  // FIONREAD
+        let stuck =
+          said.count == before && fifoHolds
+          && Self.threadsWait(process.processIdentifier, main: Self.futex, other: Self.write)
+        stuckPolls = stuck ? stuckPolls + 1 : 0
+        usleep(1_000)
+      }
+      #expect(stuckPolls == 3)
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+      #expect(process.terminationReason == .uncaughtSignal)
+      readPrinted()
+
+      var written: [UInt8] = []
+      var chunk = [UInt8](repeating: 0, count: 1 << 16)
+      while true {
+        let count = read(reader, &chunk, chunk.count)
+        guard count > 0 else { break }
+        written += chunk[..<count]
+      }
+      let lines = String(decoding: said, as: UTF8.self).split(separator: "\n")
+      let sent = try #require(lines.last.flatMap { Int($0) })
+      #expect(lines.map { Int($0) } == Array(1...sent))
+      // Every complete line but the header is an entry.
+      let entries = written.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) } - 1
+      #expect(sent - entries > 0)
+      #expect(sent - entries <= 16, "\(sent) sent, \(entries) written")
+    }
+
+    #if arch(x86_64)
+      private static let (futex, write) = (202, 1)
+    #else
+      private static let (futex, write) = (98, 64)
+    #endif
+
+    /// Whether the process's main thread is in the system call numbered `main` and another of
+    /// its threads in `other`, read from /proc/PID/task/TID/syscall.
+    private static func threadsWait(_ pid: Int32, main: Int, other: Int) -> Bool {
+      func call(_ thread: String) -> Int? {
+        let text = try? String(contentsOfFile: "/proc/\(pid)/task/\(thread)/syscall", encoding: .utf8)
+        return text?.split(separator: " ").first.flatMap { Int($0) }
+      }
+      guard call("\(pid)") == main,
+        let threads = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")
+      else { return false }
+      return threads.contains { $0 != "\(pid)" && call($0) == other }
+    }
+  #endif
+
+  /// A background sink whose batch is cut short by a file size limit (RLIMIT_FSIZE in the child)
+  /// counts, in `linesWritten`, exactly the complete lines that reached the file.
+  @Test func linesWrittenCountsTheLinesOfAWriteThatFailedPartway() throws {
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "chronicle-limited-\(UUID()).ndjson")
+    defer { try? FileManager.default.removeItem(at: file) }
+    let limit = 300_001
+    let (lines, process) = try runToEnd([file.path, "0", "1000", "limited:\(limit)"])
+    #expect(process.terminationReason == .exit)
+    #expect(process.terminationStatus == 0)
+    let bytes = try Data(contentsOf: file)
+    #expect(bytes.count == limit)
+    let completeLines = bytes.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+    #expect(completeLines > 200)
+    #expect(lines == ["\(completeLines)"])
+  }
+
   @Test func aTornLastLineIsReportedAndEverythingBeforeItKept() throws {
     let file = FileManager.default.temporaryDirectory.appendingPathComponent(
       "chronicle-torn-\(UUID()).ndjson")

@@ -1,3 +1,4 @@
+import ChronicleStore
 import Foundation
 import Testing
 
@@ -89,6 +90,44 @@ private func failure(bytes: [UInt8], limits: JSONParser.Limits = limits) -> JSON
 
   @Test func duplicateKeysAreRefusedWithTheKey() {
     #expect(failure(#"{"a":1,"b":2,"a":3}"#)?.problem == .duplicateKey("a"))
+  }
+
+  /// "é" as one code point and as e with a combining accent: one key to `String`'s `==`, two
+  /// keys to JSON, which compares their bytes. In small objects (scanned) and large ones (hashed).
+  @Test func keysCanonicallyEqualButDifferentInBytesAreDifferentKeys() throws {
+    for filler in [0, 20] {
+      let others = (0..<filler).map { "\"k\($0)\":0," }.joined()
+      let value = try parse("{\(others)\"\u{E9}\":1,\"e\u{301}\":2}")
+      guard case .object(let members) = value else {
+        Issue.record("\(value)")
+        continue
+      }
+      #expect(members.suffix(2).map { Array($0.key.utf8) } == [[0xC3, 0xA9], [0x65, 0xCC, 0x81]])
+      #expect(failure("{\(others)\"\u{E9}\":1,\"\u{E9}\":2}")?.problem == .duplicateKey("\u{E9}"))
+    }
+  }
+
+  /// A state whose object has both keys loads in a `JournalFile`, and its diff tells them apart.
+  @Test func aJournalFileKeepsKeysThatDifferInBytesApart() throws {
+    let journal = Journal<String, String> { state, action in
+      state = action
+      return .none
+    }
+    let store = Store<String, String>(initialState: "", middleware: [.tracer(journal)]) { state, action in
+      state = action
+      return .none
+    }
+    store.send("a")
+    store.send("b")
+    var text = String(
+      decoding: journal.snapshot().journalJSON(options: .init(states: .everyEntry)), as: UTF8.self)
+    text = text.replacing(#""state":"a""#, with: "\"state\":{\"\u{E9}\":1,\"e\u{301}\":1}")
+    text = text.replacing(#""state":"b""#, with: "\"state\":{\"\u{E9}\":1,\"e\u{301}\":2}")
+    let file = try JournalFile(data: Data(text.utf8))
+    let changes = try #require(file.stateChanges(from: 1, to: 1))
+    #expect(changes.count == 1)
+    #expect(changes.first.map { Array($0.utf8.prefix(3)) } == [0x65, 0xCC, 0x81])
+    #expect(changes.first?.hasSuffix("1 → 2") == true)
   }
 
   @Test func trailingDataIsRefused() throws {

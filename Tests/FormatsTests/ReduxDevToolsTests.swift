@@ -82,6 +82,38 @@ import TracerFixtures
     }
   }
 
+  /// A journal with nothing recorded holds no base state: its lifted export has `null` for it
+  /// (`committedState` and the first computed state) and imports back as a journal without one.
+  @Test func theLiftedFormOfAJournalWithoutABaseStateImportsBack() throws {
+    let journal = CounterJournal(reducer: Counter())
+    #expect(journal.baseState == nil)
+    let data = journal.snapshot().reduxDevTools(.liftedState)
+    let root = try jsonObject(data)
+    #expect(root["committedState"] is NSNull)
+    let imported = try CounterJournal(reduxDevTools: data, reducer: Counter())
+    #expect(imported.count == 0)
+    #expect(imported.baseState == nil)
+    #expect(try JournalFile(data: data).count == 0)
+  }
+
+  /// A lifted file with actions but a `null` base state imports with the state after the first
+  /// action as its first checkpoint: the states after every action are the file's.
+  @Test func aLiftedFileWithANullBaseStateStartsFromTheFirstComputedState() throws {
+    let (store, journal) = makeTracedStore()
+    for step in 1...3 { store.send(.add(step)) }
+    var root = try jsonObject(journal.snapshot().reduxDevTools(.liftedState))
+    root["committedState"] = NSNull()
+    var computed = try #require(root["computedStates"] as? [[String: Any]])
+    computed[0]["state"] = NSNull()
+    root["computedStates"] = computed
+    let imported = try CounterJournal(
+      reduxDevTools: JSONSerialization.data(withJSONObject: root), reducer: Counter())
+    #expect(imported.baseState == nil)
+    #expect(imported.count == 3)
+    #expect(imported.snapshot().checkpoints.map(\.index) == [1])
+    #expect((1..<3).map { imported.state(after: $0)?.count } == [3, 6])
+  }
+
   @Test func skippedActionsImportAsStopped() throws {
     let (store, journal) = makeTracedStore()
     for step in 1...3 { store.send(.add(step)) }

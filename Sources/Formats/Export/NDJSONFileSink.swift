@@ -47,7 +47,8 @@ public final class NDJSONFileSink<State: Sendable, Action: Sendable>: JournalSin
     /// line being written.
     case eachLine
     /// Lines are written by a thread of the sink, in batches; `send` waits only when
-    /// `maxPendingLines` lines are already waiting. A crash loses the lines not yet written.
+    /// `maxPendingLines` lines are already waiting (queued, or in the batch being written). A
+    /// crash loses the lines not yet written: at most `maxPendingLines`.
     case inBackground(maxPendingLines: Int = 8_192)
   }
 
@@ -112,7 +113,8 @@ public final class NDJSONFileSink<State: Sendable, Action: Sendable>: JournalSin
     file.close()
   }
 
-  /// The number of lines written, the header included.
+  /// The number of lines written, the header included; after a write error, the lines that
+  /// reached the file whole (those of the write it cut short included).
   public var linesWritten: Int { file.linesWritten }
 
   /// The first write error, after which the sink stops writing; `nil` while all is well.
@@ -371,16 +373,21 @@ final class SinkFile<State: Sendable, Action: Sendable>: Sendable {
   }
 
   /// Writes the buffer with one `write` (a kill loses at most the line it was in the middle of)
-  /// and counts its lines; `false` after a write error, which stops the sink.
+  /// and counts its lines; `false` after a write error, which stops the sink. A write that fails
+  /// partway (a full disk, a file size limit) counts the lines that reached the file whole.
   private static func flush(_ state: inout SinkFileState, path: String, lines: inout Int) -> Bool {
     defer { state.buffer.removeAll() }
     guard state.buffer.count > 0 else { return true }
+    var written = 0
     do throws(JournalExportError) {
-      try ExportStream.write(state.buffer, to: state.descriptor, path: path)
+      try ExportStream.write(state.buffer, to: state.descriptor, path: path, written: &written)
       state.lines += lines
       lines = 0
       return true
     } catch {
+      state.lines += state.buffer.withUnsafeBytes { bytes in
+        bytes.prefix(written).reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+      }
       state.error = error
       return false
     }
@@ -414,7 +421,9 @@ final class BackgroundWriter<State: Sendable, Action: Sendable>: @unchecked Send
   // are not checked for exclusivity at run time: each happens under that lock, on one thread.
   @usableFromInline let condition = NSCondition()
   @usableFromInline @exclusivity(unchecked) var queue: [PendingLine<State, Action>] = []
-  @exclusivity(unchecked) private var taken = 0
+  /// The lines of the batch the thread is writing: still pending (not yet written), so they
+  /// count against `maxPendingLines` with the queue's.
+  @usableFromInline @exclusivity(unchecked) var taken = 0
   @exclusivity(unchecked) private var written = 0
   @usableFromInline @exclusivity(unchecked) var recorded = 0
   /// The thread waits for a record, with no time limit.
@@ -465,15 +474,21 @@ final class BackgroundWriter<State: Sendable, Action: Sendable>: @unchecked Send
   func enqueueHeader(_ metadata: JournalMetadata) {
     condition.lock()
     defer { condition.unlock() }
-    _ = makeRoom(header: metadata)
+    _ = makeRoom(header: metadata, lines: 0)
   }
 
-  /// Waits while the queue is full (memory stays bounded), and queues the header first if none
-  /// was; `false` once the writer stopped. Called under the lock.
+  /// Waits until `lines` more lines (and the header, if none was queued) fit in
+  /// `maxPendingLines` with those not yet written, queued or in the batch being written (so a
+  /// crash loses at most `maxPendingLines`, and memory stays bounded), then queues the header if
+  /// none was; `false` once the writer stopped. Called under the lock.
   @inlinable
-  func makeRoom(header metadata: JournalMetadata) -> Bool {
-    // A full queue holds the sender until the thread takes it.
-    while queue.count >= maxPendingLines && !stopped { condition.wait() }
+  func makeRoom(header metadata: JournalMetadata, lines: Int = 1) -> Bool {
+    let needed = lines + (queuedHeader ? 0 : 1)
+    // Held until the thread has written enough; a line is always let in when nothing is
+    // pending, so that a limit below `needed` cannot hold the sender for ever.
+    while queue.count + taken > 0 && queue.count + taken + needed > maxPendingLines && !stopped {
+      condition.wait()
+    }
     guard !stopped else { return false }
     if !queuedHeader { queueHeader(metadata) }
     return true
@@ -545,8 +560,6 @@ final class BackgroundWriter<State: Sendable, Action: Sendable>: @unchecked Send
       }
       swap(&batch, &queue)
       taken = batch.count
-      // Senders held by a full queue may go on.
-      condition.broadcast()
       condition.unlock()
 
       file.write(&batch)
@@ -555,6 +568,7 @@ final class BackgroundWriter<State: Sendable, Action: Sendable>: @unchecked Send
       condition.lock()
       written += taken
       taken = 0
+      // Wakes flushes, and senders held until the lines were written.
       condition.broadcast()
       condition.unlock()
     }

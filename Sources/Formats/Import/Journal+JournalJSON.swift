@@ -108,14 +108,14 @@ extension Journal where State: Decodable, Action: Decodable {
     }
     try reader.step { parser throws(JSONParser.Failure) in try parser.beginObject() }
     var header: [String: JSONValue] = [:]
-    var seen = Set<String>()
+    var seen = Set<JSONKey>()
     var builder: JournalBuilder<State, Action>?
     var heldLists: [(key: String, elements: [JSONValue])] = []
     var entryCount = 0
     var first = true
     while let key = try nextMember(&reader, first: first) {
       first = false
-      guard seen.insert(key).inserted else {
+      guard seen.insert(JSONKey(key)).inserted else {
         throw .duplicateKey(entry: nil, field: "(document)", key: key)
       }
       if key == "entries" || key == "effects" {
@@ -147,8 +147,8 @@ extension Journal where State: Decodable, Action: Decodable {
       finished = try makeBuilder(header, configuration: configuration, limits: limits)
     }
     entryCount += try addHeldLists(heldLists, to: &finished)
-    guard seen.contains("entries") else { throw .missingField(entry: nil, field: "entries") }
-    guard seen.contains("effects") else { throw .missingField(entry: nil, field: "effects") }
+    guard seen.contains(JSONKey("entries")) else { throw .missingField(entry: nil, field: "entries") }
+    guard seen.contains(JSONKey("effects")) else { throw .missingField(entry: nil, field: "effects") }
     try checkEntryCount(header, read: entryCount)
     return finished.content
   }

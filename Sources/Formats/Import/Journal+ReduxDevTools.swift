@@ -47,22 +47,32 @@ struct ReduxDevToolsImporter<State: Decodable & Sendable, Action: Decodable & Se
     var content = JournalContent<State, Action>(
       originWallNanos: 0, originMonotonic: 0, checkpointInterval: configuration.effectiveCheckpointInterval,
       chunkCapacity: 1024)
-    let base = try decoder.decode(State.self, from: file.baseState, path: file.baseStatePath)
-    content.checkpoints.append(
-      JournalCheckpoint(index: 0, kind: .resync, state: base), size: configuration.size(of: base))
-    content.stateShape = TypeFingerprint.shape(of: base)
+    // A lifted export of a journal without a base state (nothing recorded yet) has `null` for
+    // it: unless `null` is a `State`, the journal imports without one too, its first checkpoint
+    // the state after the first action.
+    let liftedWithoutBase = file.isLifted && file.baseState == .null
+    do throws(JournalImportError) {
+      let base = try decoder.decode(State.self, from: file.baseState, path: file.baseStatePath)
+      content.checkpoints.append(
+        JournalCheckpoint(index: 0, kind: .resync, state: base), size: configuration.size(of: base))
+      content.stateShape = TypeFingerprint.shape(of: base)
+    } catch {
+      guard liftedWithoutBase else { throw error }
+    }
     while let action = try file.nextAction(rejectingUnreplayable: true) {
       if action.ordinal == 0, let wall = action.wallTime { content.originWallNanos = wall }
       // States computed by the extension become checkpoints, as a recorded journal keeps them.
       // computedStates[k] is the state after stagedActionIds[k]: the one before this action is
       // at `position - 1`.
-      if action.ordinal > 0, action.ordinal % content.checkpointInterval == 0,
+      if action.ordinal > 0, action.ordinal % content.checkpointInterval == 0 || content.checkpoints.isEmpty,
         let position = action.stagedPosition,
         let computed = try file.computedState(at: position - 1, entry: action.ordinal)
       {
         let state = try decoder.decode(State.self, from: computed.value, path: computed.path)
+        if content.checkpoints.isEmpty { content.stateShape = TypeFingerprint.shape(of: state) }
         content.checkpoints.append(
-          JournalCheckpoint(index: action.ordinal, kind: .interval, state: state),
+          JournalCheckpoint(
+            index: action.ordinal, kind: content.checkpoints.isEmpty ? .resync : .interval, state: state),
           size: configuration.size(of: state))
       }
       try append(action, into: &content)

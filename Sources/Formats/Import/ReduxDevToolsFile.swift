@@ -28,6 +28,12 @@ struct ReduxDevToolsFile {
     case lifted(actionsById: FieldReader, staged: [JSONValue], skipped: Set<Int>, computed: [JSONValue])
   }
 
+  /// Whether the file is in the lifted form, which holds the state after each action.
+  var isLifted: Bool {
+    if case .lifted = form { return true }
+    return false
+  }
+
   /// Reads the envelope of the file whose root object is `root`.
   init(_ root: FieldReader, limits: JournalImportLimits) throws(JournalImportError) {
     self.limits = limits

@@ -114,22 +114,33 @@ struct ExportStream: ~Copyable {
 
   /// Writes all of `writer`'s bytes, retrying partial writes and interruptions.
   static func write(_ writer: JSONWriter, to descriptor: Int32, path: String) throws(JournalExportError) {
+    var written = 0
+    try write(writer, to: descriptor, path: path, written: &written)
+  }
+
+  /// Writes all of `writer`'s bytes, retrying partial writes and interruptions; `written` is
+  /// the number of bytes that reached the file, all of them unless it throws.
+  static func write(
+    _ writer: JSONWriter, to descriptor: Int32, path: String, written: inout Int
+  ) throws(JournalExportError) {
+    written = 0
     guard writer.count > 0 else { return }
     var failure: Int32 = 0
+    var offset = 0
     writer.withUnsafeBytes { buffer in
       // Not empty (checked above), so the buffer has an address.
       guard let start = buffer.baseAddress else { return }
-      var offset = 0
       while offset < buffer.count {
-        let written = systemWrite(descriptor, start + offset, buffer.count - offset)
-        if written < 0 {
+        let count = systemWrite(descriptor, start + offset, buffer.count - offset)
+        if count < 0 {
           if errno == EINTR { continue }
           failure = errno
           return
         }
-        offset += written
+        offset += count
       }
     }
+    written = offset
     if failure != 0 { throw .writeFailed(path: path, errno: failure) }
   }
 }

@@ -219,7 +219,9 @@ struct JSONParser {
     }
     let first = memberStack.count
     defer { memberStack.removeLast(memberStack.count - first) }
-    var keys = Set<String>()
+    // Keys are compared by their bytes (``JSONKey``): `String`'s `==` takes canonically
+    // equivalent keys, different to JSON, for one.
+    var keys = Set<JSONKey>()
     while true {
       skipWhitespace()
       guard position < bytes.count else { throw failure(.unexpectedEnd) }
@@ -230,10 +232,10 @@ struct JSONParser {
       let duplicate: Bool
       let count = memberStack.count - first
       if count < 16 {
-        duplicate = memberStack[first...].contains { $0.key == key }
+        duplicate = memberStack[first...].contains { JSONKey.same($0.key, key) }
       } else {
-        if keys.isEmpty { keys = Set(memberStack[first...].map(\.key)) }
-        duplicate = !keys.insert(key).inserted
+        if keys.isEmpty { keys = Set(memberStack[first...].map { JSONKey($0.key) }) }
+        duplicate = !keys.insert(JSONKey(key)).inserted
       }
       if duplicate {
         throw Failure(problem: .duplicateKey(key), offset: keyOffset, path: path)

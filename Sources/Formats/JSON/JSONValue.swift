@@ -2,7 +2,8 @@
 ///
 /// Numbers keep their text, so that integers beyond `Double`'s precision (sequence numbers,
 /// nanosecond times) survive a round trip exactly. Objects keep their members in order, and the
-/// parser refuses duplicate keys, so an object never holds two members with one key.
+/// parser refuses duplicate keys (keys with the same bytes: see ``JSONKey``), so an object never
+/// holds two members with one key.
 enum JSONValue: Equatable, Sendable {
   case null
   case bool(Bool)
@@ -42,6 +43,11 @@ struct JSONMember: Equatable, Sendable {
   init(_ key: String, _ value: JSONValue) {
     self.key = key
     self.value = value
+  }
+
+  /// Keys are compared by their bytes, as JSON does (see ``JSONKey``).
+  static func == (left: JSONMember, right: JSONMember) -> Bool {
+    JSONKey.same(left.key, right.key) && left.value == right.value
   }
 }
 

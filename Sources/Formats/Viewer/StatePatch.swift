@@ -41,18 +41,19 @@ struct StatePatch: Equatable, Sendable {
     if old == new { return }
     switch (old, new) {
     case (.object(let oldMembers), .object(let newMembers)):
-      var oldByKey: [String: JSONValue] = [:]
-      for member in oldMembers { oldByKey[member.key] = member.value }
-      var seen = Set<String>()
+      // By their bytes, as JSON tells keys apart (``JSONKey``).
+      var oldByKey: [JSONKey: JSONValue] = [:]
+      for member in oldMembers { oldByKey[JSONKey(member.key)] = member.value }
+      var seen = Set<JSONKey>()
       for member in newMembers {
-        seen.insert(member.key)
-        if let previous = oldByKey[member.key] {
+        seen.insert(JSONKey(member.key))
+        if let previous = oldByKey[JSONKey(member.key)] {
           collect(previous, member.value, path: path + [.key(member.key)], into: &patches)
         } else {
           patches.append(StatePatch(path: path + [.key(member.key)], value: member.value))
         }
       }
-      for member in oldMembers where !seen.contains(member.key) {
+      for member in oldMembers where !seen.contains(JSONKey(member.key)) {
         patches.append(StatePatch(path: path + [.key(member.key)], value: nil))
       }
     case (.array(let oldElements), .array(let newElements)):
@@ -97,7 +98,7 @@ struct StatePatch: Equatable, Sendable {
     let isLast = depth == patch.path.count - 1
     switch (component, state) {
     case (.key(let key), .object(var members)):
-      let position = members.firstIndex { $0.key == key }
+      let position = members.firstIndex { JSONKey.same($0.key, key) }
       if isLast {
         switch (position, patch.value) {
         case (let position?, let value?): members[position].value = value
