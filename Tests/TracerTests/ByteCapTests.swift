@@ -63,7 +63,54 @@ final class SizeCalls: Sendable {
   var value: Int { count.load(ordering: .relaxed) }
 }
 
+/// An action that counts the instances of it alive.
+final class LiveToken: Sendable {
+  let alive: SizeCalls
+
+  init(_ alive: SizeCalls) {
+    self.alive = alive
+    alive.count.add(1, ordering: .relaxed)
+  }
+
+  deinit { alive.count.subtract(1, ordering: .relaxed) }
+}
+
+/// Counts the tokens sent.
+struct LiveTokens: Reducer {
+  func reduce(into state: inout Int, action: LiveToken) -> Effect<LiveToken> {
+    state += 1
+    return .none
+  }
+}
+
 @Suite struct ActionBytesCapTests {
+  @Test func committedActionsAreFreedWithoutWaitingForTheRestOfTheirChunk() {
+    let alive = SizeCalls()
+    var configuration = Journal<Int, LiveToken>.Configuration(maxEntries: nil, maxBytes: 64 << 10)
+    configuration.actionSize = { _ in 1_000 }
+    let journal = Journal<Int, LiveToken>(reducer: LiveTokens(), configuration: configuration)
+    let store = Store(initialState: 0, reducer: LiveTokens(), middleware: [.tracer(journal)])
+    for _ in 0..<500 { store.send(LiveToken(alive)) }
+    // All in the journal's first chunk (1,024 entries).
+    #expect(journal.committedCount > 0)
+    #expect(alive.value == journal.count)
+  }
+
+  @Test func committedActionsASnapshotSharesStayForIt() {
+    let alive = SizeCalls()
+    var configuration = Journal<Int, LiveToken>.Configuration(maxEntries: nil, maxBytes: 64 << 10)
+    configuration.actionSize = { _ in 1_000 }
+    let journal = Journal<Int, LiveToken>(reducer: LiveTokens(), configuration: configuration)
+    let store = Store(initialState: 0, reducer: LiveTokens(), middleware: [.tracer(journal)])
+    for _ in 0..<20 { store.send(LiveToken(alive)) }
+    let snapshot = journal.snapshot()
+    for _ in 0..<480 { store.send(LiveToken(alive)) }
+    #expect(journal.committedCount > 20)
+    #expect(snapshot.entries.count == 20)
+    #expect(snapshot.entries.allSatisfy { $0.action.alive === alive })
+    #expect(alive.value >= journal.count + 20)
+  }
+
   @Test func actionsOf200KBEachStayUnderAnEightMiBCap() {
     let cap = 8 << 20
     let (store, journal, _) = makeBlobStore(.init(maxEntries: nil, maxBytes: cap))

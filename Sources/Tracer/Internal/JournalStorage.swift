@@ -166,7 +166,7 @@ extension JournalStorage {
       content.checkpoints.removeAll(before: index)
     }
     committedCount += index - content.entries.startIndex
-    content.entries.removeFirst(upTo: index)
+    content.entries.removeFirst(releasing: index)
     content.actionBytes.removeAll(before: index)
     var firstEvent = content.events.startIndex
     while firstEvent < content.events.endIndex, content.events[firstEvent].position < Int64(index) {
