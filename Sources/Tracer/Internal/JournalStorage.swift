@@ -112,7 +112,7 @@ extension JournalStorage {
   ///   cap recorded, not on every action;
   /// - otherwise no commit can bring the journal much under the cap: the journal keeps that
   ///   checkpoint and the entries after it, and is not checked again until the next checkpoint
-  ///   (an action then costs what it costs under the cap). When the state alone is over the cap,
+  ///   (an action then costs no replay and no estimate). When the state alone is over the cap,
   ///   the first time is reported in `byteCapOverrun`.
   mutating func byteCapTarget(maxBytes: Int) -> Int {
     let startIndex = content.entries.startIndex

@@ -209,9 +209,10 @@ public final class Journal<State: Sendable, Action: Sendable>: Sendable {
   /// was larger. Set once and kept; `nil` while the cap has always been met.
   ///
   /// From then on, while its states stay that large, the journal keeps its last checkpoint and
-  /// the entries after it (at most ``Configuration/checkpointInterval`` of them), commits at each
-  /// new checkpoint without recomputing a state, and costs each action what it costs under the
-  /// cap (see ``Configuration/maxBytes``).
+  /// the entries after it (at most ``Configuration/checkpointInterval`` of them), and commits
+  /// only when it takes a checkpoint, without recomputing a state: an action costs no replay and
+  /// no size estimate (see ``Configuration/maxBytes``). Taking a checkpoint still costs what it
+  /// costs under the cap: the store copies a state that the next action changes.
   public var byteCapOverrun: ByteCapOverrun? { storage.withLock { $0.byteCapOverrun } }
 
   // MARK: - Recording control

@@ -27,9 +27,9 @@ extension Journal {
     /// committed until the journal is down to about three quarters of the cap (one state is
     /// recomputed). When that state is half the cap or more, the journal keeps it and the entries
     /// after it, and commits again when the next checkpoint is taken, with no state recomputed:
-    /// each action then costs what it costs under the cap, and the journal may hold more than the
-    /// cap by those entries, and by the state when the state alone is larger than the cap, which
-    /// ``Journal/byteCapOverrun`` reports.
+    /// an action then costs no replay and no size estimate, and the journal may hold more than
+    /// the cap by those entries, and by the state when the state alone is larger than the cap,
+    /// which ``Journal/byteCapOverrun`` reports.
     public var maxBytes: Int?
     /// The heap bytes an action carries, for ``maxBytes``, measured for every action recorded;
     /// `nil` (the default) for the journal's own estimate.
