@@ -132,6 +132,41 @@ struct LiveTokens: Reducer {
     #expect(journal.byteCapOverrun == nil)
   }
 
+  @Test func snapshotsTakenWhileCommittedActionsAreFreedReadTheirOwnActions() async {
+    var configuration = BlobJournal.Configuration(checkpointInterval: 8, maxEntries: nil, maxBytes: 64 << 10)
+    configuration.actionSize = { action in
+      guard case .payload(let bytes) = action else { return 0 }
+      return bytes.count
+    }
+    let (store, journal, _) = makeBlobStore(configuration)
+    let wrong = SizeCalls()
+    let read = SizeCalls()
+    await withTaskGroup(of: Void.self) { group in
+      group.addTask {
+        for step in 0..<3_000 {
+          store.send(.payload([UInt8](repeating: UInt8(truncatingIfNeeded: step), count: 4_000)))
+        }
+      }
+      group.addTask {
+        for _ in 0..<300 {
+          let snapshot = journal.snapshot()
+          for entry in snapshot.entries {
+            guard case .payload(let bytes) = entry.action else { continue }
+            // The store numbers actions from 1.
+            let expected = UInt8(truncatingIfNeeded: entry.sequence - 1)
+            read.count.add(1, ordering: .relaxed)
+            if bytes.count != 4_000 || !bytes.allSatisfy({ $0 == expected }) {
+              wrong.count.add(1, ordering: .relaxed)
+            }
+          }
+        }
+      }
+    }
+    #expect(read.value > 0)
+    #expect(wrong.value == 0)
+    #expect(journal.committedCount > 2_900)
+  }
+
   @Test func committingTruncatingAndResettingForgetTheBytesOfTheActionsTheyRemove() {
     var configuration = BlobJournal.Configuration()
     configuration.actionSize = { _ in 1_000 }
