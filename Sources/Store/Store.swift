@@ -576,6 +576,36 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
 
   /// The sequence number of the last action processed.
   package var lastSequence: UInt64 { withProcessing { storage.pointee.sequence } }
+
+  /// Processes the actions `next` hands out, in order, in one turn of the store: no action sent
+  /// by another thread comes between them, and each is followed by the actions it queued, as after
+  /// a `send`. `next` is asked for one more until it returns `nil`.
+  ///
+  /// For time travel, which applies the actions it held back this way: actions sent meanwhile wait
+  /// for the store instead of joining the ones being applied, so applying them ends. Called while
+  /// the calling thread processes this store, the actions are queued instead.
+  package func processInOneTurn(
+    _ next: () -> (action: Action, context: String?, cause: Cause, taskLocals: TaskLocalSnapshot?)?
+  ) {
+    if owner.load(ordering: .relaxed) == ThreadID.current {
+      while let item = next() {
+        storage.pointee.queue.append(
+          PendingAction(
+            action: item.action, context: item.context, cause: item.cause, record: nil,
+            taskLocals: item.taskLocals))
+      }
+      return
+    }
+    withProcessing {
+      while let item = next() {
+        processQueued(
+          PendingAction(
+            action: item.action, context: item.context, cause: item.cause, record: nil,
+            taskLocals: item.taskLocals))
+        if storage.pointee.queue.count > storage.pointee.queueHead { drain() }
+      }
+    }
+  }
 }
 
 extension Store: Observable {}

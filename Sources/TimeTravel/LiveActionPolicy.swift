@@ -23,8 +23,9 @@
 public enum LiveActionPolicy: Sendable, Hashable {
   /// Hold live actions back, and apply them in the order they arrived once the store returns to
   /// the present (``TimeTravel/returnToPresent()``, a ``TimeTravel/redo()`` or jump to the end,
-  /// a branch, a commit, a rollback or a reset). Actions that arrive while held ones are being
-  /// applied queue up behind them.
+  /// a branch, a commit, a rollback or a reset). The held actions are applied in one turn of the
+  /// store: actions that arrive meanwhile wait for the store and follow them, so the return to
+  /// the present ends however fast other threads send.
   case locked
   /// Stop live actions, and keep a record of each one in ``TimeTravel/droppedActions``.
   case dropped

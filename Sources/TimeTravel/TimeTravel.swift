@@ -48,6 +48,10 @@ import ChronicleTracer
 /// ## Threads
 /// The controls are thread-safe and serialized. Do not call them from inside the store's
 /// processing (a middleware, a reducer or a subscriber): they wait for the store.
+///
+/// A control ends however fast other threads send: it applies the live actions held when it
+/// applies them, in one turn of the store, and actions sent meanwhile wait for the store and
+/// follow them, each processed once, in one order.
 public final class TimeTravel<State: Sendable, Action: Sendable>: Sendable {
   /// The journal whose history the controller moves through.
   public let journal: Journal<State, Action>
@@ -383,27 +387,37 @@ public final class TimeTravel<State: Sendable, Action: Sendable>: Sendable {
   }
 
   /// Applies the held actions in order, as long as the store is in the present (or, under
-  /// `.branch`, anywhere: the first one applied in the past starts a branch). Live actions
-  /// arriving meanwhile queue behind them.
+  /// `.branch`, anywhere: the first one applied in the past starts a branch).
+  ///
+  /// They are applied in one turn of the store (`processInOneTurn`): live actions sent meanwhile
+  /// wait for the store, and reach it once the held ones are done, in the present, along the
+  /// normal path. So the turn applies the actions held when it starts and no more, and ends
+  /// whatever senders do. (Applied one `send` at a time, each action let other threads in
+  /// between, whose actions joined the held ones faster than they were applied: a return to the
+  /// present never ended while four threads kept sending.)
   private func releaseHeld(to store: Store<State, Action>) {
-    let marker = ObjectIdentifier(self)
-    while true {
-      let next: LiveAction<Action>? = travel.withLock { travel in
-        guard travel.position == nil || policy == .branch, !travel.pausing, !travel.held.isEmpty else {
-          travel.releasing = false
-          return nil
-        }
-        travel.releasing = true
-        return travel.held.popFirst()
+    let hasHeld = travel.withLock { travel in
+      guard travel.position == nil || policy == .branch, !travel.pausing, !travel.held.isEmpty else {
+        travel.releasing = false
+        return false
       }
-      guard let next else { return }
-      // Sent with the cause it arrived with: a timer's tick held in the past is still the
-      // timer's tick when it is applied.
-      ReleaseMarker.$controller.withValue(marker) {
-        guard let taskLocals = next.taskLocals else {
-          return store.send(next.action, context: next.context, cause: next.cause)
+      travel.releasing = true
+      return true
+    }
+    guard hasHeld else { return }
+    // Sent with the cause it arrived with: a timer's tick held in the past is still the timer's
+    // tick when it is applied.
+    ReleaseMarker.$controller.withValue(ObjectIdentifier(self)) {
+      store.processInOneTurn {
+        travel.withLock { travel in
+          guard travel.position == nil || policy == .branch, !travel.pausing,
+            let next = travel.held.popFirst()
+          else {
+            travel.releasing = false
+            return nil
+          }
+          return (next.action, next.context, next.cause, next.taskLocals)
         }
-        taskLocals.run { store.send(next.action, context: next.context, cause: next.cause) }
       }
     }
   }

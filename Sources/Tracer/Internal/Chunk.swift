@@ -1,8 +1,10 @@
 /// A fixed block of slots that a ``ChunkedList`` fills in order.
 ///
 /// `@unchecked Sendable`: a slot is written once, by the journal while it holds its lock, before
-/// the list that covers it is published (a snapshot copies lists under the same lock); it is never
-/// written again. Readers only read slots their list covers, so no slot is read while written.
+/// the list that covers it is published (a snapshot copies lists under the same lock); it is
+/// written again only once no list covers it and no other list holds the chunk
+/// (``ChunkedList/removeFirst(releasing:)``). Readers only read slots their list covers, so no
+/// slot is read while written.
 /// `count`, the number of initialized slots, is only used by the writer and by `deinit`.
 @usableFromInline
 package final class Chunk<Element>: @unchecked Sendable {

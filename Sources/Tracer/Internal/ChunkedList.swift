@@ -103,6 +103,32 @@ package struct ChunkedList<Element>: @unchecked Sendable {
     tail = chunks.last
   }
 
+  /// Drops the elements before `index`, as ``removeFirst(upTo:)`` does, and frees what they hold
+  /// now rather than with their chunk: in the first chunk kept, when no other list (a snapshot)
+  /// shares it, the slots dropped are overwritten with the first element kept.
+  ///
+  /// For entries whose actions carry large payloads: a chunk holds up to 1,024 of them, so
+  /// committed entries kept alive until their whole chunk goes held up to that many payloads past
+  /// the journal's byte cap (2,000 actions of 200 KB under an 8 MiB cap: 234 MB resident). The
+  /// slots dropped before, which hold the element kept then, are overwritten again: at most one
+  /// chunk's slots per call.
+  package mutating func removeFirst(releasing index: Int) {
+    let oldStart = startIndex
+    removeFirst(upTo: index)
+    guard startIndex < endIndex, !chunks.isEmpty else { return }
+    let to = startIndex - chunkBase
+    guard startIndex > oldStart, to > 0 else { return }
+    // The list's own `tail` is a second reference to its last chunk.
+    let isTail = chunks.count == 1
+    if isTail { tail = nil }
+    let isUnique = isKnownUniquelyReferenced(&chunks[0])
+    if isTail { tail = chunks[0] }
+    guard isUnique else { return }
+    let slots = chunks[0].slots
+    let kept = slots[to]
+    for slot in 0..<to { slots[slot] = kept }
+  }
+
   /// Drops the elements from `index` on.
   package mutating func removeLast(from index: Int) {
     let index = min(max(index, startIndex), endIndex)

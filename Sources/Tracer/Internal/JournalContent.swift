@@ -14,6 +14,8 @@ package struct JournalContent<State: Sendable, Action: Sendable>: Sendable {
   @usableFromInline package var checkpoints = CheckpointList<State>()
   @usableFromInline package var strings = StringTable()
   @usableFromInline package var idLists = IDListTable()
+  /// The heap bytes the entries' actions carry, for the byte cap.
+  @usableFromInline package var actionBytes = ActionBytes()
   /// The shape of the state type, from the first state recorded.
   @usableFromInline package var stateShape: String?
   @usableFromInline package var checkpointInterval: Int
@@ -140,6 +142,6 @@ package struct JournalContent<State: Sendable, Action: Sendable>: Sendable {
   @inlinable
   package var approximateBytes: Int {
     entries.count * MemoryLayout<EntryRecord<Action>>.stride + events.count * MemoryLayout<EventRecord>.stride
-      + checkpoints.byteCount + strings.byteCount + idLists.byteCount
+      + checkpoints.byteCount + strings.byteCount + idLists.byteCount + actionBytes.byteCount
   }
 }

@@ -9,6 +9,14 @@ struct JournalStorage<State: Sendable, Action: Sendable>: Sendable {
   @usableFromInline var committedCount = 0
   /// The metadata handed to sinks, computed once the state's shape is known.
   @usableFromInline var sinkMetadata: SinkMetadata?
+  /// The index of the last checkpoint when the byte cap was found out of reach with it (its state
+  /// is half the cap or more): until another checkpoint is taken, committing cannot help, and the
+  /// cap is not checked again (see `byteCapTarget(maxBytes:)`).
+  @usableFromInline var byteCapOutOfReachAt: Int?
+  /// The first time the byte cap could not be met: reported once, by ``Journal/byteCapOverrun``.
+  var byteCapOverrun: ByteCapOverrun?
+  /// Which actions the journal's own estimate walks, for the byte cap.
+  @usableFromInline var actionSampler = ActionSizeSampler()
 
   /// The metadata to hand to sinks: ``sinkMetadata``, computed from the content when there is
   /// none yet, or again when `untilShapeKnown` and the one there was computed before the state's
@@ -40,8 +48,25 @@ struct JournalStorage<State: Sendable, Action: Sendable>: Sendable {
   @inlinable @inline(__always)
   func isOverCaps(maxEntries: Int?, maxBytes: Int?) -> Bool {
     if let maxEntries, content.entries.count > maxEntries || content.events.count > maxEntries { return true }
-    if let maxBytes, content.approximateBytes > maxBytes { return true }
+    if let maxBytes, content.approximateBytes > maxBytes,
+      byteCapOutOfReachAt == nil || byteCapOutOfReachAt != content.checkpoints.lastIndex
+    {
+      return true
+    }
     return false
+  }
+
+  /// Counts the heap bytes `action`, the entry at `index`'s, carries, for the byte cap: `measure`'s
+  /// count, or the journal's own estimate (``ActionSizeSampler``); nothing for an action type
+  /// without references. Always inlined into the recording path, where that type check is a
+  /// constant.
+  @inlinable @inline(__always)
+  mutating func countActionBytes(
+    _ action: Action, at index: Int, maxBytes: Int, measure: (@Sendable (Action) -> Int)?
+  ) {
+    if let measure { return content.actionBytes.append(measure(action), at: index) }
+    if _isPOD(Action.self) { return }
+    content.actionBytes.append(actionSampler.bytes(of: action, maxBytes: maxBytes), at: index)
   }
 }
 
@@ -59,21 +84,10 @@ extension JournalStorage {
       // fixed cost, which this spreads over many actions.
       target = endIndex - maxEntries + max(0, maxEntries / 16 - content.checkpointInterval)
     }
-    if let maxBytes = configuration.maxBytes, content.approximateBytes > maxBytes {
-      // Drop whole checkpoint segments until the estimate fits.
-      // The interned strings and id lists go with the entries that refer to them; with ever new
-      // labels they are most of the bytes, so count each entry's share.
-      let tableBytes = content.strings.byteCount + content.idLists.byteCount
-      let entryBytes = MemoryLayout<EntryRecord<Action>>.stride + tableBytes / max(1, content.entries.count)
-      var excess = content.approximateBytes - maxBytes
-      var position = startIndex
-      while excess > 0, position < endIndex {
-        let next = min(content.checkpoints.first(after: position)?.index ?? endIndex, endIndex)
-        excess -= (next - position) * entryBytes
-        excess -= content.checkpoints.size(ofCheckpointAt: position)
-        position = next
-      }
-      target = max(target, position)
+    if let maxBytes = configuration.maxBytes, content.approximateBytes > maxBytes,
+      byteCapOutOfReachAt == nil || byteCapOutOfReachAt != content.checkpoints.lastIndex
+    {
+      target = max(target, byteCapTarget(maxBytes: maxBytes))
     }
     if let maxEntries = configuration.maxEntries, content.events.count > maxEntries {
       content.events.removeFirst(upTo: content.events.endIndex - maxEntries)
@@ -86,6 +100,53 @@ extension JournalStorage {
       target = next.index
     }
     commit(upTo: target, configuration: configuration, replay: replay)
+  }
+
+  /// Where to commit to for the byte cap, the journal being over it.
+  ///
+  /// Whole checkpoint segments go first, oldest first: committing to a checkpoint replays nothing.
+  /// When only the last checkpoint's segment is left:
+  /// - if its state is under half the cap, the entries after it hold the excess (their actions'
+  ///   payloads): they are committed until the journal is down to three quarters of the cap, so
+  ///   that the replay and the size estimate this commit costs are paid once per quarter of the
+  ///   cap recorded, not on every action;
+  /// - otherwise no commit can bring the journal much under the cap: the journal keeps that
+  ///   checkpoint and the entries after it, and is not checked again until the next checkpoint
+  ///   (an action then costs no replay and no estimate). When the state alone is over the cap,
+  ///   the first time is reported in `byteCapOverrun`.
+  mutating func byteCapTarget(maxBytes: Int) -> Int {
+    let startIndex = content.entries.startIndex
+    let endIndex = content.entries.endIndex
+    let last = min(content.checkpoints.lastIndex ?? startIndex, endIndex)
+    // The interned strings and id lists go with the entries that refer to them; with ever new
+    // labels they are most of the bytes, so count each entry's share.
+    let tableBytes = content.strings.byteCount + content.idLists.byteCount
+    let entryBytes = MemoryLayout<EntryRecord<Action>>.stride + tableBytes / max(1, content.entries.count)
+    var excess = content.approximateBytes - maxBytes
+    var cursor = content.actionBytes.startPosition
+    var position = startIndex
+    while excess > 0, position < last {
+      let next = min(content.checkpoints.first(after: position)?.index ?? last, last)
+      excess -= (next - position) * entryBytes + content.actionBytes.bytes(in: position..<next, from: &cursor)
+      excess -= content.checkpoints.size(ofCheckpointAt: position)
+      position = next
+    }
+    guard excess > 0, position < endIndex else { return position }
+    let stateBytes = content.checkpoints.size(ofCheckpointAt: position)
+    if stateBytes >= maxBytes / 2 {
+      byteCapOutOfReachAt = content.checkpoints.lastIndex
+      if stateBytes >= maxBytes, byteCapOverrun == nil {
+        byteCapOverrun = ByteCapOverrun(index: position, stateBytes: stateBytes, maxBytes: maxBytes)
+      }
+      return position
+    }
+    // The new base checkpoint replaces the last one, at about its size.
+    excess += maxBytes / 4
+    while excess > 0, position < endIndex {
+      excess -= entryBytes + content.actionBytes.bytes(in: position..<(position + 1), from: &cursor)
+      position += 1
+    }
+    return position
   }
 
   /// Folds the entries before `index` into the base state.
@@ -105,7 +166,8 @@ extension JournalStorage {
       content.checkpoints.removeAll(before: index)
     }
     committedCount += index - content.entries.startIndex
-    content.entries.removeFirst(upTo: index)
+    content.entries.removeFirst(releasing: index)
+    content.actionBytes.removeAll(before: index)
     var firstEvent = content.events.startIndex
     while firstEvent < content.events.endIndex, content.events[firstEvent].position < Int64(index) {
       firstEvent += 1

@@ -21,6 +21,8 @@ extension Journal {
       let entries = storage.content.entries.indices
       let index = min(max(index, entries.lowerBound), entries.upperBound)
       storage.content.entries.removeLast(from: index)
+      storage.content.actionBytes.removeAll(from: index)
+      storage.byteCapOutOfReachAt = nil
       storage.content.checkpoints.removeAll(after: index)
       let events = storage.content.events.indices
       var firstDropped = events.upperBound
@@ -44,6 +46,8 @@ extension Journal {
       storage.content.entries.reset(startingAt: end)
       storage.content.events.reset(startingAt: storage.content.events.endIndex)
       storage.content.checkpoints.removeAll()
+      storage.content.actionBytes.removeAll()
+      storage.byteCapOutOfReachAt = nil
       storage.content.releaseUnreferencedStrings()
       if let state {
         storage.content.checkpoints.append(
@@ -62,6 +66,7 @@ extension Journal {
     storage.withLock { storage in
       storage.content = snapshot.content
       storage.sinkMetadata = nil
+      storage.byteCapOutOfReachAt = nil
       storage.gap = true
       wantsCheckpoint.store(true, ordering: .relaxed)
     }

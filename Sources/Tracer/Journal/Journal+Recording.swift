@@ -69,6 +69,10 @@ extension Journal {
         }
       }
       storage.content.entries.append(record)
+      if let maxBytes {
+        storage.countActionBytes(
+          record.action, at: index, maxBytes: maxBytes, measure: configuration.actionSize)
+      }
       if storage.isOverCaps(maxEntries: maxEntries, maxBytes: maxBytes) { commitOverflow(&storage) }
       let sinceCheckpoint =
         storage.content.entries.endIndex - (storage.content.checkpoints.lastIndex ?? Int.min / 2)

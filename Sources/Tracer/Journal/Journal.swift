@@ -30,7 +30,8 @@ import Synchronization
 /// ## Bounded memory
 /// Past ``Configuration/maxEntries`` entries or ``Configuration/maxBytes`` bytes, the oldest
 /// entries are *committed*: folded into the base state, as Redux DevTools' commit does. The
-/// journal always replays from its base state.
+/// journal always replays from its base state. A state larger than ``Configuration/maxBytes``
+/// alone cannot be kept within it: ``byteCapOverrun`` says so.
 ///
 /// ## Threads
 /// A journal is thread-safe: record into it from a store while other threads read it, take
@@ -203,6 +204,16 @@ public final class Journal<State: Sendable, Action: Sendable>: Sendable {
 
   /// The approximate number of bytes the journal holds (see ``Configuration/maxBytes``).
   public var approximateBytes: Int { storage.withLock { $0.content.approximateBytes } }
+
+  /// The first time the journal could not keep within ``Configuration/maxBytes``: a state alone
+  /// was larger. Set once and kept; `nil` while the cap has always been met.
+  ///
+  /// From then on, while its states stay that large, the journal keeps its last checkpoint and
+  /// the entries after it (at most ``Configuration/checkpointInterval`` of them), and commits
+  /// only when it takes a checkpoint, without recomputing a state: an action costs no replay and
+  /// no size estimate (see ``Configuration/maxBytes``). Taking a checkpoint still costs what it
+  /// costs under the cap: the store copies a state that the next action changes.
+  public var byteCapOverrun: ByteCapOverrun? { storage.withLock { $0.byteCapOverrun } }
 
   // MARK: - Recording control
 

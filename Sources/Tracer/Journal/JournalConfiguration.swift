@@ -15,10 +15,39 @@ extension Journal {
     /// The most entries kept; older ones are committed (folded into the base state). `nil` for
     /// no limit. Default 100,000.
     public var maxEntries: Int?
-    /// The most bytes kept, approximately (entries, effect events, strings and checkpoint
-    /// states as ``stateSize`` measures them); older entries are committed. `nil` for no limit.
+    /// The most bytes kept, approximately; older entries are committed. `nil` for no limit.
     /// Default 64 MiB.
+    ///
+    /// The bytes counted are the entries' records, what their actions carry on the heap (as
+    /// ``actionSize`` measures it), the effect events, the interned strings, and the checkpoint
+    /// states (as ``stateSize`` measures them): ``Journal/approximateBytes``.
+    ///
+    /// Past the cap, whole checkpoint intervals are committed first, oldest first. When only the
+    /// last one is left and its checkpoint's state is under half the cap, its entries are
+    /// committed until the journal is down to about three quarters of the cap (one state is
+    /// recomputed). When that state is half the cap or more, the journal keeps it and the entries
+    /// after it, and commits again when the next checkpoint is taken, with no state recomputed:
+    /// an action then costs no replay and no size estimate, and the journal may hold more than
+    /// the cap by those entries, and by the state when the state alone is larger than the cap,
+    /// which ``Journal/byteCapOverrun`` reports.
     public var maxBytes: Int?
+    /// The heap bytes an action carries, for ``maxBytes``, measured for every action recorded;
+    /// `nil` (the default) for the journal's own estimate.
+    ///
+    /// The estimate walks an action's payload as a state's is walked (the arrays, strings, sets,
+    /// dictionaries and `Data` it holds), but sampled: after a walk that found less than a
+    /// thousandth of ``maxBytes``, the next one comes twice as many actions later (up to one
+    /// action in 1,024), and the actions in between count what it found; a walk that found a
+    /// thousandth of the cap or more makes every action walked again. An action type without
+    /// references (numbers, an enum without payloads that hold any) is never walked. So an action
+    /// far larger than the ones before it can go uncounted: give a function (a payload's `count`
+    /// is enough) for a cap that holds whatever the actions carry.
+    ///
+    /// ```swift
+    /// var configuration = Journal<AppState, AppAction>.Configuration(maxBytes: 8 << 20)
+    /// configuration.actionSize = { action in action.payload?.count ?? 0 }
+    /// ```
+    public var actionSize: (@Sendable (Action) -> Int)? = nil
     /// The size of a state in bytes, for ``maxBytes``, measured once per checkpoint (never per
     /// action); `nil` (the default) for the journal's own estimate.
     ///
