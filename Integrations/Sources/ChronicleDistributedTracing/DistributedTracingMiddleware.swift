@@ -102,8 +102,9 @@ extension AnyMiddleware {
         guard let span = book.forget(effect: event.effect) else { return }
         span.attributes.set("chronicle.effect.outcome", value: .string("cancelled"))
         span.end()
-      case .failed(let message):
+      case .failed(let text):
         guard let span = book.forget(effect: event.effect) else { return }
+        let message = event.failureDescription(redaction: redaction) ?? text
         span.attributes.set("chronicle.effect.outcome", value: .string("failed"))
         span.recordError(EffectFailure(message: message))
         span.setStatus(SpanStatus(code: .error, message: message))
