@@ -271,7 +271,8 @@ private func runFeature(
       #expect(divergence.index == index)
       outputs.add("replay divergence at \(kind)", divergence.description(redaction: policy))
       outputs.add(
-        "assertReplay at \(kind)", assertReplayMessages(checkpointed, reducer: reducer, finalState: finalState))
+        "assertReplay at \(kind)",
+        assertReplayMessages(checkpointed, reducer: reducer, finalState: finalState))
     }
 
     #expect(outputs.all.count > 60)
@@ -323,7 +324,8 @@ private func recordedWithACheckpointAfterEveryEntry() -> (Journal<Vault.State, V
 }
 
 private func assertReplayMessages(
-  _ journal: Journal<Vault.State, Vault.Action>, reducer: Vault = Vault(bonus: 1), finalState: Vault.State? = nil
+  _ journal: Journal<Vault.State, Vault.Action>, reducer: Vault = Vault(bonus: 1),
+  finalState: Vault.State? = nil
 ) -> String {
   let messages = Mutex<[String]>([])
   withKnownIssue {

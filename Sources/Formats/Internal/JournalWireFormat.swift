@@ -236,7 +236,8 @@ struct JournalObjectWriter<State: Sendable, Action: Sendable> {
     case .cancelled: members.append(JSONMember("phase", .string("cancelled")))
     case .failed:
       members.append(JSONMember("phase", .string("failed")))
-      members.append(JSONMember("error", .string(event.failureDescription(redaction: encoder.redaction) ?? "")))
+      members.append(
+        JSONMember("error", .string(event.failureDescription(redaction: encoder.redaction) ?? "")))
     }
     members.append(JSONMember("time", .integer(nanoseconds(event.time))))
     members.append(JSONMember("position", .integer(event.position)))

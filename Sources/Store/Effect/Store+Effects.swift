@@ -210,7 +210,8 @@ extension Store {
         phase = .finished
       }
       emit(
-        EffectEvent(phase: phase, effect: record.serial, cause: record.cause, ids: record.ids, error: failure))
+        EffectEvent(phase: phase, effect: record.serial, cause: record.cause, ids: record.ids, error: failure)
+      )
     }
   }
 
