@@ -69,7 +69,7 @@ public struct EffectEvent: Sendable, Hashable {
     lhs.phase == rhs.phase && lhs.effect == rhs.effect && lhs.cause == rhs.cause && lhs.ids == rhs.ids
   }
 
-  /// Hashes what ``==(_:_:)`` compares.
+  /// Hashes what `==` compares.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(phase)
     hasher.combine(effect)

@@ -57,7 +57,7 @@ public struct JournalEffectEvent: Sendable, Hashable {
       && lhs.time == rhs.time && lhs.position == rhs.position
   }
 
-  /// Hashes what ``==(_:_:)`` compares.
+  /// Hashes what `==` compares.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(phase)
     hasher.combine(effect)
