@@ -116,7 +116,8 @@ extension AnyMiddleware {
 
 /// The error recorded on the span of an effect, thunk or timer that failed.
 public struct EffectFailure: Error, Sendable, Hashable, CustomStringConvertible {
-  /// The error's description as the store reported it, with any secret it held redacted.
+  /// The error's text under the middleware's `redaction` policy: a value marked as sensitive or
+  /// named by the policy is written `<redacted>`.
   public var message: String
 
   /// Creates a failure.
