@@ -91,6 +91,21 @@ struct TestStoreTests {
     }
   }
 
+  @Test func anEffectFailureNoCallSawFailsWhereTheStoreWasMade() async {
+    let line = #line + 3
+    await withKnownIssue {
+      do {
+        let store = TestStore(initialState: Uploader.State(), reducer: Uploader())
+        await store.send(.upload)
+        await store.store.waitUntilIdle()
+      }
+    } matching: { issue in
+      comment(issue)
+        == #"The effect started by sending upload threw an error no catch handler took: UploadError(code: 507)"#
+        && issue.sourceLocation?.line == line
+    }
+  }
+
   @Test func anEffectThatThrowsFailsTheTestEvenWhenNotExhaustive() async {
     let store = TestStore(initialState: Uploader.State(), reducer: Uploader(), exhaustivity: .off)
     await store.send(.upload)
