@@ -103,6 +103,8 @@ let package = Package(
         "ChronicleTesting",
       ],
       path: "Tests/CLITests"),
+    // A store alive at exit, for StoreTests' LeakSanitizer test.
+    .executableTarget(name: "LeakProbe", dependencies: ["ChronicleStore"], path: "Tests/LeakProbe"),
     .executableTarget(
       name: "PersistenceCrashWriter", dependencies: ["ChronicleStore", "ChroniclePersistence"],
       path: "Tests/PersistenceCrashWriter"),

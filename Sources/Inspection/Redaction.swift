@@ -5,8 +5,10 @@
 ///
 /// - **Keys**: redact the value of every property, enum case or `String` dictionary key whose name
 ///   matches one of the given names exactly, ignoring case.
-///   `Redaction(keys: ["password", "token"])` redacts `login.password`, `headers["Token"]` and the
-///   payload of `case token(String)`, but not `passwordHint`.
+///   `Redaction(keys: ["password", "token"])` redacts `login.password`, `headers["Token"]`, the
+///   payload of `case token(String)` and the labelled payload elements of `case single(token:
+///   String)` and `case pair(name: String, token: String)`, but not `passwordHint`. A name that
+///   matches a case hides its whole payload, labelled or not.
 /// - **Rules**: a closure receives the path and the value of every part visited and returns `true`
 ///   to redact it. It is called from whatever thread renders or diffs, hence `@Sendable`. The
 ///   elements of a set have no path of their own: a rule sees each one at the path of its set.

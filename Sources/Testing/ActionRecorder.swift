@@ -10,10 +10,21 @@ final class ActionRecorder<State: Sendable, Action: Sendable>: Sendable {
     var state: State
   }
 
+  /// An effect, thunk or timer that threw an error no `catch` handler took.
+  struct Failure: Sendable {
+    var event: EffectEvent
+    /// The action whose processing started the work, and whether the test sent it.
+    var origin: (action: Action, isUser: Bool)?
+  }
+
   private struct Storage {
     var sending = false
     var sent: Step?
     var received: [Step] = []
+    /// Failures not reported yet.
+    var failures: [Failure] = []
+    /// Every action recorded, by sequence number: what a failure names as its origin.
+    var actions: [UInt64: (action: Action, isUser: Bool)] = [:]
     var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
     var nextWaiter: UInt64 = 0
   }
@@ -23,12 +34,21 @@ final class ActionRecorder<State: Sendable, Action: Sendable>: Sendable {
   var middleware: AnyMiddleware<State, Action> {
     AnyMiddleware(name: "TestStore") { [self] action, context, next in
       next(action)
-      record(Step(action: action, state: context.state), isUser: context.metadata.cause.kind == .user)
+      record(
+        Step(action: action, state: context.state), sequence: context.sequence,
+        isUser: context.metadata.cause.kind == .user)
+    } event: { [self] event, _ in
+      guard case .failed = event.phase else { return }
+      storage.withLock { storage in
+        let origin = event.cause.parent.flatMap { storage.actions[$0] }
+        storage.failures.append(Failure(event: event, origin: origin))
+      }
     }
   }
 
-  private func record(_ step: Step, isUser: Bool) {
+  private func record(_ step: Step, sequence: UInt64, isUser: Bool) {
     let waiters = storage.withLock { storage -> [CheckedContinuation<Void, Never>] in
+      storage.actions[sequence] = (step.action, isUser)
       if isUser && storage.sending && storage.sent == nil {
         storage.sent = step
         return []
@@ -58,6 +78,14 @@ final class ActionRecorder<State: Sendable, Action: Sendable>: Sendable {
   }
 
   func pendingReceived() -> [Step] { storage.withLock { $0.received } }
+
+  /// The failures not taken yet, which are then forgotten.
+  func takeFailures() -> [Failure] {
+    storage.withLock { storage in
+      defer { storage.failures = [] }
+      return storage.failures
+    }
+  }
   func dropPendingReceived() { storage.withLock { $0.received = [] } }
 
   func popReceived() -> Step? {

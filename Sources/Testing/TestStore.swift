@@ -17,7 +17,9 @@ import Synchronization
 ///
 /// Time comes from a `TestClock` the feature is given: `await clock.advance(by:)` delivers
 /// timers deterministically, and `receive` waits only until the store's effects have settled.
-/// Failures are reported to Swift Testing or XCTest, at the line of the failing call. Their text
+/// An effect, thunk or timer that throws an error no `catch` handler takes fails the test, at the
+/// next call that sees it (`send`, `receive`, `finish`) or where the store was made when none
+/// does. Failures are reported to Swift Testing or XCTest, at the line of the failing call. Their text
 /// never shows a value marked as sensitive, nor one the store's `redaction` policy selects: an
 /// action or error that holds one is written as its dump, with `<redacted>` in its place.
 public final class TestStore<State: Equatable & Sendable, Action: Sendable>: Sendable {
@@ -84,6 +86,7 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable>: Sen
   }
 
   deinit {
+    reportFailedEffects(at: created)
     guard settings.withLock({ $0.exhaustivity }) == .on else { return }
     let unreceived = recorder.pendingReceived()
     if !unreceived.isEmpty {
@@ -120,6 +123,7 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable>: Sen
     fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
   ) async {
     let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+    reportFailedEffects(at: site)
     if exhaustivity == .on {
       let unreceived = recorder.pendingReceived()
       if !unreceived.isEmpty {
@@ -162,7 +166,9 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable>: Sen
     let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     let exhaustive = exhaustivity == .on
     while true {
-      guard let step = await nextReceived() else {
+      let step = await nextReceived()
+      reportFailedEffects(at: site)
+      guard let step else {
         let pending = store.pendingEffectCount
         IssueReporter.fail(
           "Expected to receive \(description), but no action was received"
@@ -191,6 +197,7 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable>: Sen
   ) async {
     let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     await settle()
+    reportFailedEffects(at: site)
     guard exhaustivity == .on else { return }
     let unreceived = recorder.pendingReceived()
     if !unreceived.isEmpty {
@@ -258,6 +265,27 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable>: Sen
   /// How a failure message writes an error: as it prints, unless it holds a value to hide.
   private func text(_ error: any Error) -> String {
     SafeDescription.of(error, redaction: redaction)
+  }
+
+  /// Fails the test once for each effect, thunk or timer that threw an error no `catch` handler
+  /// took since the last call, whatever the exhaustivity: the app would have lost that error.
+  private func reportFailedEffects(at site: CallSite) {
+    for failure in recorder.takeFailures() {
+      IssueReporter.fail(failedEffectMessage(failure), at: site)
+    }
+  }
+
+  /// `The effect started by sending load threw an error no catch handler took: Offline()`, its
+  /// error written under the store's policy.
+  private func failedEffectMessage(_ failure: ActionRecorder<State, Action>.Failure) -> String {
+    let cause = failure.event.cause
+    var subject = cause.kind.rawValue
+    if let label = cause.label { subject += " \"\(label)\"" }
+    if let origin = failure.origin {
+      subject += " started by \(origin.isUser ? "sending" : "receiving") \(actionText(origin.action))"
+    }
+    let error = failure.event.failureDescription(redaction: redaction) ?? ""
+    return "The \(subject) threw an error no catch handler took: \(error)"
   }
 
   private static func pendingMessage(_ count: Int) -> String {

@@ -9,12 +9,24 @@ import Synchronization
 import Testing
 
 /// The three kinds of secret: a `SensitiveValue`, a `@Redacted` property and a value a key rule
-/// names. Each is a string that appears nowhere else.
+/// names, the last in each kind of enum payload (unlabelled, labelled single, labelled pair) and
+/// in the errors an effect and a thunk throw. Each is a string that appears nowhere else.
 private let apiKeySecret = "SK-7f3a-apikey"
 private let passwordSecret = "PW-hunter2-x9"
 private let tokenSecret = "TK-91c2-token"
-private let secrets = [apiKeySecret, passwordSecret, tokenSecret]
+private let singleSecret = "TK-5e1a-single"
+private let pairSecret = "TK-77b0-pair"
+private let effectErrorSecret = "TK-e555-effect-error"
+private let thunkErrorSecret = "TK-t666-thunk-error"
+private let secrets = [
+  apiKeySecret, passwordSecret, tokenSecret, singleSecret, pairSecret, effectErrorSecret, thunkErrorSecret,
+]
 private let policy = Redaction(keys: ["token"])
+
+/// An error whose secret only a key rule names.
+private struct KeyedError: Error {
+  var token: String
+}
 
 /// A secret type whose own description and encoding give it away, as careless ones would.
 private struct APIKey: SensitiveValue, Codable, Equatable, Sendable, CustomStringConvertible {
@@ -35,7 +47,15 @@ private struct Vault: Reducer {
     var key = APIKey(raw: "")
     var token = ""
     var session = Session.none
+    var grant = Grant.none
     var attempts = 0
+  }
+
+  /// The labelled kinds of enum payload, in the state.
+  enum Grant: Codable, Equatable, Sendable {
+    case none
+    case single(token: String)
+    case pair(name: String, token: String)
   }
 
   enum Session: Codable, Equatable, Sendable {
@@ -48,11 +68,27 @@ private struct Vault: Reducer {
     case key(APIKey)
     case token(String)
     case session(Session)
+    case single(token: String)
+    case pair(name: String, token: String)
     case verify
+    case upload
   }
 
-  /// Added to `attempts` by `session`, so that a replay with another bonus diverges there.
+  /// Added to `attempts` by the actions `bonusOn` names (`session` by default), so that a replay
+  /// with another bonus diverges there.
   var bonus = 0
+  var bonusOn = "session"
+
+  /// The case name of an action that takes the bonus.
+  private static func name(of action: Action) -> String {
+    switch action {
+    case .token: "token"
+    case .session: "session"
+    case .single: "single"
+    case .pair: "pair"
+    default: ""
+    }
+  }
 
   func reduce(into state: inout State, action: Action) -> Effect<Action> {
     switch action {
@@ -63,11 +99,16 @@ private struct Vault: Reducer {
     case .token(let token): state.token = token
     case .session(let session):
       state.session = session
-      state.attempts += 1 + bonus
+      state.attempts += 1
+    case .single(let token): state.grant = .single(token: token)
+    case .pair(let name, let token): state.grant = .pair(name: name, token: token)
     case .verify:
       let key = state.key
       return .run { _ in throw Rejected(key: key) }
+    case .upload:
+      return .run { _ in throw KeyedError(token: effectErrorSecret) }
     }
+    if Self.name(of: action) == bonusOn { state.attempts += bonus }
     return .none
   }
 }
@@ -87,14 +128,42 @@ private final class Outputs: Sendable {
   }
 }
 
-/// Sends every secret through a store with three loggers, a thunk that fails, an effect that
-/// fails, a tracer and an NDJSON sink.
-private func runFeature(outputs: Outputs, ndjson: URL) async throws -> Journal<Vault.State, Vault.Action> {
+/// Every action the feature is sent: each secret, in each kind of payload, and two effects and
+/// two thunks that fail.
+private let vaultActions: [Vault.Action] = [
+  .login(user: "ann", password: Redacted(passwordSecret)),
+  .key(APIKey(raw: apiKeySecret)),
+  .token(tokenSecret),
+  .session(.token(tokenSecret)),
+  .single(token: singleSecret),
+  .pair(name: "ann", token: pairSecret),
+  .verify,
+  .upload,
+]
+
+/// Sends every secret through a store with three loggers, thunks that fail, effects that fail,
+/// a tracer and two NDJSON sinks (one writing each line, one in the background).
+private func runFeature(
+  outputs: Outputs, ndjson: URL, backgroundNDJSON: URL
+) async throws -> Journal<Vault.State, Vault.Action> {
   let sink = try NDJSONFileSink<Vault.State, Vault.Action>(
     url: ndjson, options: ExportOptions(redaction: policy))
-  let journal = Journal(reducer: Vault(), configuration: .init(checkpointInterval: 2, sinks: [sink]))
+  let background = try NDJSONFileSink<Vault.State, Vault.Action>(
+    url: backgroundNDJSON, options: ExportOptions(redaction: policy), writing: .inBackground())
+  let journal = Journal(
+    reducer: Vault(), configuration: .init(checkpointInterval: 2, sinks: [sink, background]))
   let failing = Thunk<Vault.State, Vault.Action, Void>("check") { _, _, _ in
     throw Rejected(key: APIKey(raw: apiKeySecret))
+  }
+  let failingKeyed = Thunk<Vault.State, Vault.Action, Void>("upload") { _, _, _ in
+    throw KeyedError(token: thunkErrorSecret)
+  }
+  let route: @Sendable (Vault.Action) -> Thunk<Vault.State, Vault.Action, Void>? = {
+    switch $0 {
+    case .verify: failing
+    case .upload: failingKeyed
+    default: nil
+    }
   }
   let store = Store(
     initialState: Vault.State(), reducer: Vault(),
@@ -105,23 +174,22 @@ private func runFeature(outputs: Outputs, ndjson: URL) async throws -> Journal<V
         collapsed: true, diff: false, effects: true, redaction: policy,
         sink: .text(colored: true) { outputs.add("collapsed colored logger", $0) }),
       .logger(effects: true, redaction: policy, sink: .records { outputs.add("log record", "\($0)") }),
-      .thunks(onError: { failure in
-        outputs.add("thunk failure", failure.description)
-        return nil
-      }) { $0 == .verify ? failing : nil },
-      .thunks { $0 == .verify ? failing : nil },
+      .thunks(
+        onError: { failure in
+          outputs.add("thunk failure", failure.description(redaction: policy))
+          return nil
+        }, route: route),
+      .thunks(route: route),
       AnyMiddleware(name: "failures", handle: { action, _, next in next(action) }) { event, _ in
-        if case .failed(let message) = event.phase { outputs.add("effect error", message) }
+        if let text = event.failureDescription(redaction: policy) { outputs.add("effect error", text) }
       },
     ])
-  store.send(.login(user: "ann", password: Redacted(passwordSecret)))
-  store.send(.key(APIKey(raw: apiKeySecret)))
-  store.send(.token(tokenSecret))
-  store.send(.session(.token(tokenSecret)))
-  store.send(.verify)
+  for action in vaultActions { store.send(action) }
   await store.waitUntilIdle()
   sink.close()
+  background.close()
   outputs.add("ndjson sink", try Data(contentsOf: ndjson))
+  outputs.add("ndjson sink in the background", try Data(contentsOf: backgroundNDJSON))
   return journal
 }
 
@@ -131,10 +199,16 @@ private func runFeature(outputs: Outputs, ndjson: URL) async throws -> Journal<V
     let folder = try CLIRunner.temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
     let stream = folder.appendingPathComponent("run.ndjson")
-    let journal = try await runFeature(outputs: outputs, ndjson: stream)
+    let backgroundStream = folder.appendingPathComponent("background.ndjson")
+    let journal = try await runFeature(outputs: outputs, ndjson: stream, backgroundNDJSON: backgroundStream)
     let errors = outputs.all.filter { $0.name == "effect error" }.map(\.text)
-    // The effect and the thunk without a handler failed; both errors hold the key.
-    #expect(errors == ["Rejected(key: <redacted>)", "Rejected(key: <redacted>)"])
+    // The effects and the thunks without a handler failed; each error holds a secret.
+    #expect(
+      Set(errors) == [
+        "Rejected(key: <redacted>)", "KeyedError(token: <redacted>)",
+      ])
+    #expect(errors.count == 4)
+    #expect(outputs.all.filter { $0.name == "thunk failure" }.count == 2)
 
     // Every export.
     let snapshot = journal.snapshot()
@@ -146,7 +220,10 @@ private func runFeature(outputs: Outputs, ndjson: URL) async throws -> Journal<V
     outputs.add("redux devtools custom", snapshot.reduxDevTools(.custom, options: everyEntry))
     outputs.add("redux devtools lifted", snapshot.reduxDevTools(.liftedState, options: everyEntry))
     outputs.add("viewer", snapshot.htmlViewer(redaction: policy))
-    for (name, data) in [("json", json), ("ndjson", try Data(contentsOf: stream))] {
+    for (name, data) in [
+      ("json", json), ("ndjson", try Data(contentsOf: stream)),
+      ("background ndjson", try Data(contentsOf: backgroundStream)),
+    ] {
       let document = try JournalFile(data: data)
       outputs.add("document from \(name) → journal JSON", document.journalJSON())
       outputs.add("document from \(name) → NDJSON", document.ndjson())
@@ -158,7 +235,7 @@ private func runFeature(outputs: Outputs, ndjson: URL) async throws -> Journal<V
     // The command-line tool, on both files.
     let file = folder.appendingPathComponent("run.json")
     try json.write(to: file)
-    for input in [file.path, stream.path] {
+    for input in [file.path, stream.path, backgroundStream.path] {
       outputs.add("chronicle summary", try CLIRunner.chronicle("summary", input).output)
       for index in snapshot.indices {
         let result = try CLIRunner.chronicle("show", input, String(index))
@@ -184,6 +261,19 @@ private func runFeature(outputs: Outputs, ndjson: URL) async throws -> Journal<V
     let divergence = try #require(Replay.verify(journal, reducer: Vault(bonus: 1)).divergence)
     outputs.add("replay divergence", divergence.description(redaction: policy))
     outputs.add("assertReplay", assertReplayMessages(journal))
+    // A divergence at the entry of each kind of payload, in a journal with a checkpoint after
+    // every entry.
+    let (checkpointed, finalState) = recordedWithACheckpointAfterEveryEntry()
+    for (kind, index) in [("token", 2), ("session", 3), ("single", 4), ("pair", 5)] {
+      let reducer = Vault(bonus: 1, bonusOn: kind)
+      let report = Replay.verify(checkpointed, reducer: reducer, finalState: finalState)
+      let divergence = try #require(report.divergence)
+      #expect(divergence.index == index)
+      outputs.add("replay divergence at \(kind)", divergence.description(redaction: policy))
+      outputs.add(
+        "assertReplay at \(kind)",
+        assertReplayMessages(checkpointed, reducer: reducer, finalState: finalState))
+    }
 
     #expect(outputs.all.count > 60)
     #expect(outputs.leaks == [])
@@ -194,29 +284,52 @@ private func comments(of issue: Issue) -> String {
   issue.comments.map(\.rawValue).joined(separator: "\n")
 }
 
-/// The failures of a test that asserts nothing about the secrets it sends.
+/// The failures of a test that asserts nothing about the secrets it sends, whose effects and
+/// thunks fail.
 private func testStoreMessages() async -> String {
   let messages = Mutex<[String]>([])
-  let store = TestStore(initialState: Vault.State(), reducer: Vault(), redaction: policy)
+  let failingThunk = Thunk<Vault.State, Vault.Action, Void>("upload") { _, _, _ in
+    throw KeyedError(token: thunkErrorSecret)
+  }
+  let store = TestStore(
+    initialState: Vault.State(), reducer: Vault(),
+    middleware: [.thunks { $0 == .upload ? failingThunk : nil }], redaction: policy)
   await withKnownIssue {
     await store.send(.login(user: "ann", password: Redacted(passwordSecret)))
     await store.send(.key(APIKey(raw: apiKeySecret)))
     await store.send(.token(tokenSecret)) { $0.token = "guess" }
     await store.send(.session(.token(tokenSecret)))
+    await store.send(.single(token: singleSecret))
+    await store.send(.pair(name: "ann", token: pairSecret))
     await store.receive(.token(tokenSecret))
+    await store.send(.upload)
+    await store.finish()
   } matching: { issue in
     messages.withLock { $0.append(comments(of: issue)) }
     return true
   }
   let text = messages.withLock { $0.joined(separator: "\n") }
-  #expect(messages.withLock { $0.count } == 5)
+  // Five changes not asserted, one wrong, one action never received, two failures.
+  #expect(messages.withLock { $0.count } == 9)
   return text
 }
 
-private func assertReplayMessages(_ journal: Journal<Vault.State, Vault.Action>) -> String {
+/// The feature's actions recorded by a plain store with a checkpoint after each, and the state
+/// the store reached.
+private func recordedWithACheckpointAfterEveryEntry() -> (Journal<Vault.State, Vault.Action>, Vault.State) {
+  let journal = Journal(reducer: Vault(), configuration: .init(checkpointInterval: 1))
+  let store = Store(initialState: Vault.State(), reducer: Vault(), middleware: [.tracer(journal)])
+  for action in vaultActions { store.send(action) }
+  return (journal, store.state)
+}
+
+private func assertReplayMessages(
+  _ journal: Journal<Vault.State, Vault.Action>, reducer: Vault = Vault(bonus: 1),
+  finalState: Vault.State? = nil
+) -> String {
   let messages = Mutex<[String]>([])
   withKnownIssue {
-    assertReplay(journal: journal, reducer: Vault(bonus: 1), redaction: policy)
+    assertReplay(journal: journal, reducer: reducer, finalState: finalState, redaction: policy)
   } matching: { issue in
     messages.withLock { $0.append(comments(of: issue)) }
     return true

@@ -181,6 +181,50 @@ private func everyRendering(of value: some Any, redaction: Redaction = .default)
         == "[.token(<redacted>), .anonymous]")
   }
 
+  @Test func keyRuleNamesTheLabelOfASingleEnumPayload() {
+    enum Grant { case single(token: String) }
+    let policy = Redaction(keys: ["token"])
+    #expect(
+      ValueDump.renderInline(Grant.single(token: secretText), redaction: policy)
+        == "Grant.single(token: <redacted>)")
+    #expect(
+      SafeDescription.of(Grant.single(token: secretText), redaction: policy)
+        == "Grant.single(token: <redacted>)")
+    #expect(
+      SafeDescription.member(Grant.single(token: secretText), redaction: policy)
+        == "single(token: <redacted>)")
+  }
+
+  @Test func keyRuleNamingACaseHidesItsLabelledPayload() {
+    enum Grant { case pair(name: String, token: String), single(token: String) }
+    let policy = Redaction(keys: ["pair", "single"])
+    #expect(
+      ValueDump.renderInline(
+        [Grant.pair(name: "ann", token: secretText), .single(token: secretText)], redaction: policy)
+        == "[.pair(<redacted>), .single(<redacted>)]")
+  }
+
+  @Test func keyRuleNamesTheLabelOfASingleEnumPayloadInDiffs() {
+    enum Grant: Equatable { case single(token: String) }
+    struct Session: Equatable { var grant = Grant.single(token: "old") }
+    let diff = StateDiff.changes(
+      from: Session(), to: Session(grant: .single(token: secretText)), redaction: Redaction(keys: ["token"]))
+    #expect(
+      diff.map { "\($0.path): \($0.old ?? "") → \($0.new ?? "")" } == [
+        "grant.single.token: <redacted> → <redacted>"
+      ])
+  }
+
+  @Test func keyRuleNamingACaseHidesItsLabelledPayloadInDiffs() {
+    enum Grant: Equatable { case pair(name: String, token: String) }
+    struct Session: Equatable { var grant = Grant.pair(name: "ann", token: "old") }
+    let diff = StateDiff.changes(
+      from: Session(), to: Session(grant: .pair(name: "ann", token: secretText)),
+      redaction: Redaction(keys: ["pair"]))
+    #expect(
+      diff.map { "\($0.path): \($0.old ?? "") → \($0.new ?? "")" } == ["grant.pair: <redacted> → <redacted>"])
+  }
+
   @Test func keyRuleRedactsNilValuesToo() {
     struct Session { var token: String? }
     #expect(

@@ -137,4 +137,34 @@ struct LoggerRedactionTests {
         #"#12 Vault.Action.signOut — sessions[0]: removed Vault.Session(user: "ann", token: <redacted>)"#,
       ])
   }
+
+  @Test func anEffectErrorIsLoggedUnderTheLoggersPolicy() async {
+    struct KeyedError: Error { var token: String }
+    let lines = Recorder<String>()
+    let store = Store(
+      initialState: 0,
+      middleware: [
+        .logger(
+          timestamp: false, redaction: Redaction(keys: ["token"]), sink: .text { lines.append($0) })
+      ]
+    ) { (_: inout Int, _: Int) -> Effect<Int> in .run { _ in throw KeyedError(token: "errtok-s3cr3t") } }
+    store.send(1)
+    await store.waitUntilIdle()
+    #expect(lines.values.last == "effect failed: KeyedError(token: <redacted>) ← #1")
+  }
+
+  @Test func anEffectErrorInALogRecordIsWrittenUnderTheLoggersPolicyAndNotKept() async throws {
+    struct KeyedError: Error { var token: String }
+    let records = Recorder<LogRecord>()
+    let store = Store(
+      initialState: 0,
+      middleware: [.logger(redaction: Redaction(keys: ["token"]), sink: .records { records.append($0) })]
+    ) { (_: inout Int, _: Int) -> Effect<Int> in .run { _ in throw KeyedError(token: "errtok-s3cr3t") } }
+    store.send(1)
+    await store.waitUntilIdle()
+    let effect = try #require(records.values.last?.effect)
+    #expect(effect.phase == .failed("KeyedError(token: <redacted>)"))
+    #expect(effect.error == nil)
+    #expect(!"\(records.values)".contains("s3cr3t"))
+  }
 }

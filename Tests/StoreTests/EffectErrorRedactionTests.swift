@@ -26,6 +26,27 @@ private enum Offline: Error, CustomStringConvertible {
   var description: String { "offline" }
 }
 
+/// An error whose secret only a key rule names.
+private struct KeyedError: Error {
+  var token: String
+}
+
+/// The `failed` event of an effect that throws `error`.
+private func failedEvent(throwing error: any Error & Sendable) async -> EffectEvent? {
+  let events = Recorder<EffectEvent>()
+  let watcher = AnyMiddleware<Int, Int>(
+    name: "failures", handle: { action, _, next in next(action) },
+    event: { event, _ in
+      if case .failed = event.phase { events.append(event) }
+    })
+  let store = Store(initialState: 0, middleware: [watcher]) { (_: inout Int, _: Int) -> Effect<Int> in
+    .run { _ in throw error }
+  }
+  store.send(1)
+  await store.waitUntilIdle()
+  return events.values.first
+}
+
 /// The text of the `failed` event of an effect that throws `error`.
 private func failureText(throwing error: any Error & Sendable) async -> String? {
   let messages = Recorder<String>()
@@ -55,5 +76,30 @@ private func failureText(throwing error: any Error & Sendable) async -> String? 
 
   @Test func anErrorWithoutSecretsKeepsItsOwnDescription() async {
     #expect(await failureText(throwing: Offline.noNetwork) == "offline")
+  }
+
+  @Test func aFailedEventKeepsItsErrorSoThatEachOutputWritesItUnderItsPolicy() async throws {
+    let event = try #require(await failedEvent(throwing: KeyedError(token: "errtok-s3cr3t")))
+    #expect(event.phase == .failed(#"KeyedError(token: "errtok-s3cr3t")"#))
+    #expect(
+      event.failureDescription(redaction: Redaction(keys: ["token"])) == "KeyedError(token: <redacted>)")
+    #expect(event.failureDescription(redaction: .default) == #"KeyedError(token: "errtok-s3cr3t")"#)
+  }
+
+  @Test func aKeptErrorPrintsAndDumpsAsItsTextUnderTheDefaultPolicyOnly() async throws {
+    let event = try #require(await failedEvent(throwing: RejectedKey(key: SessionKey(raw: "k3y-s3cr3t"))))
+    let error = try #require(event.error)
+    var dumped = ""
+    dump(error, to: &dumped)
+    #expect("\(error)" == "RejectedKey(key: <redacted>)")
+    #expect(!dumped.contains("k3y-s3cr3t"))
+    #expect(!String(reflecting: event).contains("k3y-s3cr3t"))
+  }
+
+  @Test func anEventIsEqualToOneMadeWithoutItsError() async throws {
+    let event = try #require(await failedEvent(throwing: Offline.noNetwork))
+    #expect(event.error != nil)
+    #expect(
+      event == EffectEvent(phase: .failed("offline"), effect: event.effect, cause: event.cause, ids: []))
   }
 }

@@ -84,6 +84,25 @@ private func recorded() -> Journal<Adder.State, Adder.Action> {
     }
   }
 
+  @Test func aDivergenceFoundWithTheFinalStateAloneNamesTheRangeOfSuspects() {
+    let journal = Journal(reducer: Adder())
+    let store = Store(initialState: Adder.State(), reducer: Adder(), middleware: [.tracer(journal)])
+    for amount in 1...5 { store.send(.add(amount)) }
+    let line = #line + 2
+    withKnownIssue {
+      assertReplay(journal: journal, reducer: Adder(bonus: 1), finalState: store.state)
+    } matching: { issue in
+      issue.sourceLocation?.line == line
+        && issue.comments.map(\.rawValue) == [
+          """
+          Replay of the journal diverged at entry 4 (#5) add(5), cause user: the replayed state differs \
+          from the recorded one (expected → actual); the difference arose in entries 0...4
+            total: 15 → 16
+          """
+        ]
+    }
+  }
+
   @Test func aFileOfOtherTypesFailsWithTheImportError() throws {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(UUID().uuidString).json")
     defer { try? FileManager.default.removeItem(at: url) }

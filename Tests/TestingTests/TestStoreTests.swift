@@ -1,4 +1,5 @@
 import ChronicleClocks
+import ChronicleMiddleware
 import ChronicleStore
 import ChronicleTesting
 import Testing
@@ -43,6 +44,21 @@ struct Stopwatch: Reducer {
   }
 }
 
+/// A feature whose effects throw.
+private struct Uploader: Reducer {
+  struct State: Equatable, Sendable {}
+  enum Action: Equatable, Sendable { case upload, sign(token: String) }
+  struct UploadError: Error { var code: Int }
+  struct SigningError: Error { var token: String }
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .upload: .run { _ in throw UploadError(code: 507) }
+    case .sign(let token): .run { _ in throw SigningError(token: token) }
+    }
+  }
+}
+
 func comment(_ issue: Issue) -> String {
   issue.comments.map(\.rawValue).joined(separator: "\n")
 }
@@ -60,6 +76,58 @@ struct TestStoreTests {
     await store.send(.load)
     await store.receive(.loaded("done")) { $0.loaded = "done" }
     await store.finish()
+  }
+
+  @Test func anEffectThatThrowsFailsTheTestAtFinish() async {
+    let store = TestStore(initialState: Uploader.State(), reducer: Uploader())
+    await store.send(.upload)
+    let line = #line + 2
+    await withKnownIssue {
+      await store.finish()
+    } matching: { issue in
+      comment(issue)
+        == #"The effect started by sending upload threw an error no catch handler took: UploadError(code: 507)"#
+        && issue.sourceLocation?.line == line
+    }
+  }
+
+  @Test func anEffectFailureNoCallSawFailsWhereTheStoreWasMade() async {
+    let line = #line + 3
+    await withKnownIssue {
+      do {
+        let store = TestStore(initialState: Uploader.State(), reducer: Uploader())
+        await store.send(.upload)
+        await store.store.waitUntilIdle()
+      }
+    } matching: { issue in
+      comment(issue)
+        == #"The effect started by sending upload threw an error no catch handler took: UploadError(code: 507)"#
+        && issue.sourceLocation?.line == line
+    }
+  }
+
+  @Test func anEffectThatThrowsFailsTheTestEvenWhenNotExhaustive() async {
+    let store = TestStore(initialState: Uploader.State(), reducer: Uploader(), exhaustivity: .off)
+    await store.send(.upload)
+    await withKnownIssue {
+      await store.finish()
+    } matching: { issue in
+      comment(issue)
+        == #"The effect started by sending upload threw an error no catch handler took: UploadError(code: 507)"#
+    }
+  }
+
+  @Test func anEffectThatThrowsIsReportedWithTheStoresRedaction() async {
+    let store = TestStore(
+      initialState: Uploader.State(), reducer: Uploader(), redaction: Redaction(keys: ["token"]))
+    await store.send(.sign(token: "tk-s3cr3t"))
+    await withKnownIssue {
+      await store.finish()
+    } matching: { issue in
+      comment(issue)
+        == "The effect started by sending sign(token: <redacted>) threw an error no catch handler took: "
+        + "Uploader.SigningError(token: <redacted>)"
+    }
   }
 
   @Test func wrongExpectationIsReportedWithADiffAtTheCallersLine() async {

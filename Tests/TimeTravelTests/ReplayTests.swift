@@ -15,6 +15,16 @@ struct BrokenTally: Reducer {
   }
 }
 
+/// `Tally` with a regression: adding `amount` adds one more.
+private struct WrongAt: Reducer {
+  let amount: Int
+  func reduce(into state: inout Tally.State, action: Tally.Action) -> Effect<Tally.Action> {
+    _ = Tally().reduce(into: &state, action: action)
+    if action == .add(amount) { state.count += 1 }
+    return .none
+  }
+}
+
 /// A store of another feature, whose journals replay must refuse.
 struct Other: Reducer {
   struct State: Equatable, Sendable, Codable { var name = "" }
@@ -74,8 +84,34 @@ func temporaryURL(_ name: String) -> URL {
     #expect(report.outcome == .diverged)
     let divergence = try #require(report.divergence)
     #expect(divergence.index == 2)
-    #expect(divergence.firstSuspect == 2)
+    #expect(divergence.firstSuspect == 0)
     #expect(divergence.diff == "count: 6 → 7")
+  }
+
+  @Test func aFinalStateAloneNamesTheFirstUnverifiedEntryAsSuspectAndTheRange() throws {
+    let report = Replay.verify(
+      recordedJournal(count: 5, interval: 100), reducer: WrongAt(amount: 2),
+      finalState: tally([1, 2, 3, 4, 5]))
+    let divergence = try #require(report.divergence)
+    #expect(divergence.index == 4)
+    #expect(divergence.firstSuspect == 0)
+    #expect(report.verifiedStates == 0)
+    #expect(
+      divergence.description == """
+        entry 4 (#5) add(5), cause user, context Screen: the replayed state differs from the recorded \
+        one (expected → actual); the difference arose in entries 0...4
+          count: 15 → 16
+        """)
+  }
+
+  @Test func aFinalStateAfterAVerifiedCheckpointSuspectsOnlyTheEntriesAfterIt() throws {
+    let report = Replay.verify(
+      recordedJournal(count: 7, interval: 4), reducer: WrongAt(amount: 6),
+      finalState: tally([1, 2, 3, 4, 5, 6, 7]))
+    let divergence = try #require(report.divergence)
+    #expect(divergence.index == 6)
+    #expect(divergence.firstSuspect == 4)
+    #expect(report.verifiedStates == 1)
   }
 
   @Test func aChangedReducerIsReportedAtTheCheckpointAfterTheChange() throws {

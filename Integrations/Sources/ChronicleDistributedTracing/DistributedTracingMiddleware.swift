@@ -102,8 +102,9 @@ extension AnyMiddleware {
         guard let span = book.forget(effect: event.effect) else { return }
         span.attributes.set("chronicle.effect.outcome", value: .string("cancelled"))
         span.end()
-      case .failed(let message):
+      case .failed(let text):
         guard let span = book.forget(effect: event.effect) else { return }
+        let message = event.failureDescription(redaction: redaction) ?? text
         span.attributes.set("chronicle.effect.outcome", value: .string("failed"))
         span.recordError(EffectFailure(message: message))
         span.setStatus(SpanStatus(code: .error, message: message))
@@ -115,7 +116,8 @@ extension AnyMiddleware {
 
 /// The error recorded on the span of an effect, thunk or timer that failed.
 public struct EffectFailure: Error, Sendable, Hashable, CustomStringConvertible {
-  /// The error's description as the store reported it, with any secret it held redacted.
+  /// The error's text under the middleware's `redaction` policy: a value marked as sensitive or
+  /// named by the policy is written `<redacted>`.
   public var message: String
 
   /// Creates a failure.

@@ -22,10 +22,16 @@ enum Shop {
     case sync
     case remind
     case login(user: String, token: String)
+    case sign(token: String)
   }
 
   struct Offline: Error, CustomStringConvertible {
     var description: String { "offline" }
+  }
+
+  /// An error whose secret only a key rule names.
+  struct Unsigned: Error {
+    var token: String
   }
 
   static func reducer(clock: TestClock) -> Reduce<State, Action> {
@@ -48,6 +54,8 @@ enum Shop {
       case .pay(let card):
         state.card = card.wrappedValue
         return .none
+      case .sign(let token):
+        return .run { _ in throw Unsigned(token: token) }
       case .sync, .remind, .login:
         return .none
       }
@@ -199,6 +207,16 @@ struct DistributedTracingMiddlewareTests {
     #expect(timer.attributes["chronicle.cause.kind"] == "timer")
     #expect(add.parent == timer.id)
     #expect(add.links.map(\.span) == [remind.id])
+  }
+
+  @Test func aFailedEffectsErrorIsRecordedUnderThePolicy() async throws {
+    let tracer = RecordingTracer()
+    let store = Shop.store(tracer: tracer, redaction: Redaction(keys: ["token"]))
+    store.send(.sign(token: "tok-s3cr3t"))
+    await store.waitUntilIdle()
+    let effect = try #require(tracer.spans(named: "effect").first)
+    #expect(effect.status == SpanStatus(code: .error, message: "Shop.Unsigned(token: <redacted>)"))
+    #expect(effect.errors == ["Shop.Unsigned(token: <redacted>)"])
   }
 
   @Test func theRedactionPolicyHidesTheKeysItNames() throws {

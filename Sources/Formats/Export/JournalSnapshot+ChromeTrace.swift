@@ -58,7 +58,7 @@ private struct RecordedTrace<State: Sendable, Action: Sendable>: ChromeTraceInpu
     content.index(ofSequence: sequence).map { $0 - content.entries.startIndex }
   }
 
-  var effectEvents: [EventFields] { content.effectEventFields }
+  var effectEvents: [EventFields] { content.effectEventFields(redaction: objects.encoder.redaction) }
 
   func action(at position: Int) -> (name: String, args: [JSONMember]) {
     let entry = content.entry(at: content.entries.startIndex + position)

@@ -1,8 +1,9 @@
 import ChronicleTracer
 
 extension JournalContent {
-  /// The effect events in the shape the readers give them, for the writers shared with files.
-  var effectEventFields: [EventFields] {
+  /// The effect events in the shape the readers give them, for the writers shared with files;
+  /// a failure's error is written under the export's policy, `redaction`.
+  func effectEventFields(redaction: Redaction) -> [EventFields] {
     events.indices.map { index in
       let event = self.event(at: index)
       let (phase, error): (EventRecord.Phase, String?) =
@@ -10,7 +11,7 @@ extension JournalContent {
         case .started: (.started, nil)
         case .finished: (.finished, nil)
         case .cancelled: (.cancelled, nil)
-        case .failed(let message): (.failed, message)
+        case .failed: (.failed, event.failureDescription(redaction: redaction))
         }
       return EventFields(
         effect: event.effect, phase: phase, error: error, time: nanoseconds(event.time),

@@ -210,9 +210,9 @@ struct JournalObjectWriter<State: Sendable, Action: Sendable> {
     case .started: writer.raw(#","phase":"started""#)
     case .finished: writer.raw(#","phase":"finished""#)
     case .cancelled: writer.raw(#","phase":"cancelled""#)
-    case .failed(let message):
+    case .failed:
       writer.raw(#","phase":"failed","error":"#)
-      writer.string(message)
+      writer.string(event.failureDescription(redaction: encoder.redaction) ?? "")
     }
     writer.raw(#","time":"#)
     writer.integer(nanoseconds(event.time))
@@ -234,9 +234,10 @@ struct JournalObjectWriter<State: Sendable, Action: Sendable> {
     case .started: members.append(JSONMember("phase", .string("started")))
     case .finished: members.append(JSONMember("phase", .string("finished")))
     case .cancelled: members.append(JSONMember("phase", .string("cancelled")))
-    case .failed(let message):
+    case .failed:
       members.append(JSONMember("phase", .string("failed")))
-      members.append(JSONMember("error", .string(message)))
+      members.append(
+        JSONMember("error", .string(event.failureDescription(redaction: encoder.redaction) ?? "")))
     }
     members.append(JSONMember("time", .integer(nanoseconds(event.time))))
     members.append(JSONMember("position", .integer(event.position)))

@@ -159,7 +159,7 @@ private struct RecordedViewerInput<State: Sendable, Action: Sendable>: ViewerInp
       replayable: replayable)
   }
 
-  var effectEvents: [EventFields] { snapshot.content.effectEventFields }
+  var effectEvents: [EventFields] { snapshot.content.effectEventFields(redaction: objects.encoder.redaction) }
 
   var baseState: JSONValue? {
     snapshot.count > 0 ? snapshot.baseState.map { objects.state($0).cut(atDepth: Self.maxStateDepth) } : nil

@@ -102,9 +102,21 @@ enum Reflection {
   }
 
   /// An enum case: its name, and the elements of its payload (empty when it has none).
+  ///
+  /// Each element keeps the label the case declares, a single one too: `case single(token:
+  /// String)` has one element labelled `token`, which a key rule can name as it names either
+  /// element of `case pair(name: String, token: String)`.
   struct EnumCase {
     var name: String
     var payload: [Part]
+
+    /// The payload when it is one unlabelled value, `case loaded(Int)`: shown and compared as the
+    /// case's own value, `.loaded(3)`, at the case's path. `nil` for a labelled or longer payload,
+    /// whose elements sit below the case, each at its label or position.
+    var singleValue: Any? {
+      guard payload.count == 1, payload[0].label == nil else { return nil }
+      return payload[0].value
+    }
   }
 
   /// The case of `value`, an enum whose mirror is `mirror`.

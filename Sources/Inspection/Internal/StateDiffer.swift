@@ -157,8 +157,11 @@ struct StateDiffer {
     }
     path.components.append(.case(oldCase.name))
     defer { path.components.removeLast() }
-    if oldCase.payload.count == 1 {
-      compare(oldCase.payload[0].value, newCase.payload[0].value)
+    if let oldValue = oldCase.singleValue, let newValue = newCase.singleValue {
+      compare(oldValue, newValue)
+    } else if redaction.redactsKey(at: path) {
+      // A key rule naming the case hides its whole payload: compared, never descended into.
+      if !StructuralEquality.areEqual(old, new) { record(.changed, old: old, new: new) }
     } else {
       compareParts(oldCase.payload, newCase.payload, old, new)
     }

@@ -124,19 +124,24 @@ struct ValueRenderer {
       facts.rememberPayloadFreeCase(enumCase.name, of: value)
       return .text(name)
     }
-    if enumCase.payload.count == 1 {
-      var group = DumpTree.Group(
-        opening: name + "(", closing: ")", empty: name + "()", layout: .record, items: [])
+    var group = DumpTree.Group(
+      opening: name + "(", closing: ")", empty: name + "()", layout: .record, items: [])
+    if let value = enumCase.singleValue {
       guard depth < maxDepth else {
         group.isElided = true
         return .group(group)
       }
-      let tree = part(enumCase.payload[0].value, at: .case(enumCase.name), depth: depth + 1)
+      let tree = part(value, at: .case(enumCase.name), depth: depth + 1)
       group.items = [DumpTree.Item(label: .none, tree: tree)]
       return .group(group)
     }
     path.components.append(.case(enumCase.name))
     defer { path.components.removeLast() }
+    // A key rule naming the case hides its whole payload, as it hides a single unlabelled one.
+    if redaction.redactsKey(at: path) {
+      group.items = [DumpTree.Item(label: .none, tree: .text(Redaction.placeholder))]
+      return .group(group)
+    }
     return record(named: name, fields: enumCase.payload, depth: depth)
   }
 

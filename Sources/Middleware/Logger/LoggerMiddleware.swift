@@ -57,6 +57,13 @@ public struct LoggerMiddleware<State: Sendable, Action: Sendable>: Middleware {
     let isFailure: Bool
     if case .failed = event.phase { isFailure = true } else { isFailure = false }
     guard isFailure ? options.errors : options.effects else { return }
+    var event = event
+    if let text = event.failureDescription(redaction: options.redaction) {
+      // The error is written under this logger's policy; the record keeps the text, never the
+      // error, whose stored parts a record sink could print.
+      event.phase = .failed(text)
+      event.error = nil
+    }
     let entry = LogEntry(
       level: isFailure ? .error : options.level, sequence: nil, action: nil, effect: event,
       timestamp: options.timestamp ? (options.now?() ?? Date()) : nil, timeZone: options.timeZone,

@@ -39,7 +39,8 @@ public struct LoggerOptions<State: Sendable, Action: Sendable>: Sendable {
   /// Log effects, thunks and timers that fail, at ``LogLevel/error``.
   public var errors: Bool
   /// Which values to write as `<redacted>`, besides those marked as sensitive (``/ChronicleInspection/Redacted``,
-  /// ``/ChronicleInspection/SensitiveValue``), which are redacted under any policy.
+  /// ``/ChronicleInspection/SensitiveValue``), which are redacted under any policy: in actions,
+  /// states, diffs and the errors of failed effects, thunks and timers alike.
   public var redaction: Redaction
   /// The time shown by timestamps; `nil` shows the action's metadata timestamp (when the store
   /// began processing it). Set it to make timestamps fixed in tests.

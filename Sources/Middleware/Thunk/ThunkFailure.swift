@@ -19,5 +19,18 @@ public struct ThunkFailure: Error, Sendable, CustomStringConvertible {
 
   /// `thunk "NAME" failed: ERROR`, where `ERROR` is the error's description, or its dump with
   /// `<redacted>` parts when it holds a value marked as sensitive.
-  public var description: String { "thunk \"\(thunk)\" failed: \(SafeDescription.of(error))" }
+  ///
+  /// A handler that logs or reports the failure under the app's policy writes
+  /// ``description(redaction:)`` instead.
+  public var description: String { description(redaction: .default) }
+
+  /// `thunk "NAME" failed: ERROR`, where `ERROR` is the error's description, or its dump with
+  /// `<redacted>` parts when it holds a value marked as sensitive or selected by `redaction`.
+  ///
+  /// - Parameter redaction: The policy of the app's logger and exports, such as
+  ///   `Redaction(keys: ["token"])`.
+  /// - Returns: The failure's text, without a value the policy hides.
+  public func description(redaction: Redaction) -> String {
+    "thunk \"\(thunk)\" failed: \(SafeDescription.of(error, redaction: redaction))"
+  }
 }

@@ -20,7 +20,7 @@ struct EffectScope: Sendable {
 /// How an effect's work ended.
 enum EffectOutcome: Sendable {
   case finished
-  case failed(String)
+  case failed(EffectError)
 }
 
 extension Store {
@@ -150,9 +150,9 @@ extension Store {
         await handler(error, send)
         return .finished
       }
-      // The error's own description may interpolate a secret it holds: one that holds any is
-      // written as its redacted dump, since the text reaches every logger, journal and export.
-      return .failed(SafeDescription.of(error))
+      // Kept whole: each output writes it under its own policy. Its text under the default
+      // policy, which every event carries, is its redacted dump when it holds a marked value.
+      return .failed(EffectError(error))
     }
   }
 
@@ -200,14 +200,18 @@ extension Store {
       for id in record.ids { removeFromIndex(key, id: id) }
       if record.isCancelled { return }  // its `cancelled` event was sent when it was cancelled
       let phase: EffectEvent.Phase
+      var failure: EffectError?
       if record.isCancelledInChain {
         phase = .cancelled
-      } else if case .failed(let message) = outcome {
-        phase = .failed(message)
+      } else if case .failed(let error) = outcome {
+        phase = .failed(error.description)
+        failure = error
       } else {
         phase = .finished
       }
-      emit(EffectEvent(phase: phase, effect: record.serial, cause: record.cause, ids: record.ids))
+      emit(
+        EffectEvent(phase: phase, effect: record.serial, cause: record.cause, ids: record.ids, error: failure)
+      )
     }
   }
 

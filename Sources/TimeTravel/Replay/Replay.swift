@@ -78,7 +78,8 @@ public enum Replay {
           return ReplayReport(
             replayedEntries: stop - indices.lowerBound, verifiedStates: verified,
             divergence: divergence(
-              after: stop - 1, in: snapshot, firstSuspect: stop - 1, expected: expected, actual: state))
+              after: stop - 1, in: snapshot, firstSuspect: firstUnverified, expected: expected, actual: state)
+          )
         }
         verified += 1
         firstUnverified = stop

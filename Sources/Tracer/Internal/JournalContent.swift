@@ -16,6 +16,11 @@ package struct JournalContent<State: Sendable, Action: Sendable>: Sendable {
   @usableFromInline package var idLists = IDListTable()
   /// The heap bytes the entries' actions carry, for the byte cap.
   @usableFromInline package var actionBytes = ActionBytes()
+  /// The errors of failed effects, by effect serial: exports write each under their own policy.
+  /// Failures are rare; those whose event is gone are dropped when the table has doubled.
+  package var failures: [UInt64: EffectError] = [:]
+  /// The size of ``failures`` past which it is pruned next.
+  package var failurePruneMark = 64
   /// The shape of the state type, from the first state recorded.
   @usableFromInline package var stateShape: String?
   @usableFromInline package var checkpointInterval: Int
@@ -84,8 +89,20 @@ package struct JournalContent<State: Sendable, Action: Sendable>: Sendable {
       cause: cause(kind: record.causeKind, parent: record.parent, effect: record.effect, label: record.label),
       ids: idLists.list(for: record.ids),
       time: .nanoseconds(record.time),
-      position: Int(record.position)
+      position: Int(record.position),
+      error: record.phase == .failed ? failures[record.effect] : nil
     )
+  }
+
+  /// Keeps the error of the failed effect `effect`, whose event is being recorded.
+  package mutating func keepFailure(_ error: EffectError, of effect: UInt64) {
+    failures[effect] = error
+    guard failures.count > failurePruneMark else { return }
+    var live = Set<UInt64>()
+    for index in events.indices where events[index].phase == .failed { live.insert(events[index].effect) }
+    live.insert(effect)
+    failures = failures.filter { live.contains($0.key) }
+    failurePruneMark = max(64, failures.count * 2)
   }
 
   @usableFromInline package func cause(kind: UInt16, parent: UInt64, effect: UInt64, label: UInt32) -> Cause {

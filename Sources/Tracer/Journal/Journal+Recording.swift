@@ -159,6 +159,7 @@ extension Journal {
       case .failed(let message):
         phase = .failed
         failure = storage.content.strings.code(for: message, at: position)
+        if let error = event.error { storage.content.keepFailure(error, of: event.effect) }
       }
       let record = EventRecord(
         effect: event.effect,
