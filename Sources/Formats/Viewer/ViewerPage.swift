@@ -430,3 +430,13 @@ enum ViewerPage {
     </html>
     """#
 }
+
+extension JournalViewer {
+  /// The viewer page with no journal in it, which connects live: served by the inspector
+  /// (`chronicle-inspector`), it takes the token from its address, lists the app instances
+  /// connected and stored, and shows the chosen one's entries as they arrive
+  /// (docs/formats/live-link.md).
+  public static func liveHTML(title: String = "Chronicle inspector") -> String {
+    ViewerPage.html(title: title, data: "null")
+  }
+}
