@@ -31,7 +31,12 @@ while let option = arguments.popFirst() {
     configuration.port = port
   case "--data": configuration.dataDirectory = URL(fileURLWithPath: value, isDirectory: true)
   case "--token":
-    guard !value.isEmpty, value.unicodeScalars.allSatisfy({ $0.isASCII && $0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.~".unicodeScalars.contains($0) }) else {
+    guard !value.isEmpty,
+      value.unicodeScalars.allSatisfy({
+        $0.isASCII && $0.properties.isAlphabetic || ("0"..."9").contains($0)
+          || "-_.~".unicodeScalars.contains($0)
+      })
+    else {
       fail("--token takes letters, digits, '-', '_', '.' and '~'")
     }
     configuration.token = value

@@ -29,7 +29,9 @@ final class InspectorHTTPHandler: ChannelInboundHandler, RemovableChannelHandler
       headers.add(name: "X-Content-Type-Options", value: "nosniff")
       let keepAlive = head.isKeepAlive
       if !keepAlive { headers.add(name: "Connection", value: "close") }
-      context.write(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: status, headers: headers))), promise: nil)
+      context.write(
+        wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: status, headers: headers))),
+        promise: nil)
       context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
       let channel = context.channel
       context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
@@ -49,16 +51,22 @@ final class InspectorHTTPHandler: ChannelInboundHandler, RemovableChannelHandler
     }
     guard head.method == .GET else { return text(.methodNotAllowed, "GET only") }
     if path == "/" {
-      return (.ok, "text/html; charset=utf-8", ByteBuffer(string: JournalViewer.liveHTML(title: "Chronicle inspector")))
+      return (
+        .ok, "text/html; charset=utf-8",
+        ByteBuffer(string: JournalViewer.liveHTML(title: "Chronicle inspector"))
+      )
     }
     let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-    guard parts.count == 4, parts[1] == "sessions", ["journal.json", "journal.ndjson"].contains(parts[3]) else {
+    guard parts.count == 4, parts[1] == "sessions", ["journal.json", "journal.ndjson"].contains(parts[3])
+    else {
       return text(.notFound, "not found")
     }
     guard hub.authorized(head) else { return text(.unauthorized, "the token is missing or wrong") }
     guard let files = hub.sessionFiles(String(parts[2])) else { return text(.notFound, "no such session") }
     if parts[3] == "journal.ndjson" {
-      guard let data = try? Data(contentsOf: files.journal) else { return text(.internalServerError, "unreadable") }
+      guard let data = try? Data(contentsOf: files.journal) else {
+        return text(.internalServerError, "unreadable")
+      }
       return (.ok, "application/x-ndjson", ByteBuffer(bytes: data))
     }
     do {

@@ -165,7 +165,9 @@ final class InspectorHub: @unchecked Sendable {
     lock.withLock {
       if let app = apps.removeValue(forKey: id) {
         for (_, waiting) in app.pending {
-          sendResult(to: waiting.page, instance: app.instance ?? "", id: waiting.id, unavailable: "the app disconnected")
+          sendResult(
+            to: waiting.page, instance: app.instance ?? "", id: waiting.id,
+            unavailable: "the app disconnected")
         }
         if app.instance != nil { broadcastInstances() }
       }
@@ -219,7 +221,9 @@ final class InspectorHub: @unchecked Sendable {
     // Lines the inspector already has (numbered up to `session.last`) are not stored twice.
     let first = app.next
     app.next += UInt64(numbered.count)
-    let fresh = first > session.last ? numbered : Array(numbered.dropFirst(Int(min(session.last + 1 - first, UInt64(numbered.count)))))
+    let fresh =
+      first > session.last
+      ? numbered : Array(numbered.dropFirst(Int(min(session.last + 1 - first, UInt64(numbered.count)))))
     if !fresh.isEmpty {
       let start = session.last + 1
       do {
@@ -239,7 +243,9 @@ final class InspectorHub: @unchecked Sendable {
     guard let body = hello.body as? [String: Any], body["protocol"] as? String == "chronicle.live" else {
       throw .shape(1, "hello.protocol is \"chronicle.live\"")
     }
-    guard JSONText.integer(body["version"]) == 1 else { throw .shape(1, "hello.version 1 is the one spoken here") }
+    guard JSONText.integer(body["version"]) == 1 else {
+      throw .shape(1, "hello.version 1 is the one spoken here")
+    }
     guard let instance = body["instance"] as? [String: Any], let instanceID = instance["id"] as? String,
       Self.isSafeID(instanceID)
     else { throw .shape(1, "hello.instance.id is 1 to 100 letters, digits, '-', '_' or '.'") }
@@ -262,7 +268,8 @@ final class InspectorHub: @unchecked Sendable {
     } else {
       do {
         session = try InspectorSession(
-          creating: info, in: configuration.dataDirectory.appendingPathComponent(instanceID, isDirectory: true))
+          creating: info,
+          in: configuration.dataDirectory.appendingPathComponent(instanceID, isDirectory: true))
       } catch {
         throw LiveLineError(code: 1011, reason: "the inspector could not make the session's folder")
       }
@@ -289,7 +296,9 @@ final class InspectorHub: @unchecked Sendable {
 
   static func isSafeID(_ id: String) -> Bool {
     !id.isEmpty && id.utf8.count <= 100 && id != "." && id != ".."
-      && id.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_.".unicodeScalars.contains($0)) }
+      && id.unicodeScalars.allSatisfy {
+        $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_.".unicodeScalars.contains($0))
+      }
   }
 
   /// Sends a result or status line from the app to the pages it concerns.
@@ -297,7 +306,9 @@ final class InspectorHub: @unchecked Sendable {
     guard var body = line.body as? [String: Any] else { return }
     body["instance"] = instance
     if line.kind == "result" {
-      guard let id = JSONText.integer(body["id"]), let waiting = app.pending.removeValue(forKey: id) else { return }
+      guard let id = JSONText.integer(body["id"]), let waiting = app.pending.removeValue(forKey: id) else {
+        return
+      }
       body["id"] = waiting.id
       send(JSONText.encode(["result": body]) + "\n", to: waiting.page)
     } else {
@@ -327,7 +338,9 @@ final class InspectorHub: @unchecked Sendable {
       }
     }
     for line in lines {
-      guard let body = line.body as? [String: Any], let instance = body["instance"] as? String else { continue }
+      guard let body = line.body as? [String: Any], let instance = body["instance"] as? String else {
+        continue
+      }
       if line.kind == "subscribe" {
         subscribe(page, id: id, to: instance, from: UInt64(JSONText.integer(body["from"]) ?? 1))
       } else {
@@ -406,7 +419,8 @@ final class InspectorHub: @unchecked Sendable {
   }
 
   private func linesLine(_ instance: String, first: UInt64, _ lines: [Substring]) -> String {
-    var text = #"{"lines":{"instance":"# + JSONText.string(instance) + #","from":"# + String(first) + #","lines":["#
+    var text =
+      #"{"lines":{"instance":"# + JSONText.string(instance) + #","from":"# + String(first) + #","lines":["#
     for (offset, line) in lines.enumerated() {
       if offset > 0 { text += "," }
       text += JSONText.string(line)
@@ -430,7 +444,8 @@ final class InspectorHub: @unchecked Sendable {
   private func send(_ text: String, toApp app: AppConnection) {
     guard !app.closing else { return }
     let channel = app.channel
-    channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(string: text)), promise: nil)
+    channel.writeAndFlush(
+      WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(string: text)), promise: nil)
   }
 
   /// Sends to a page, closing it when it has more waiting than it may (a page that does not read
@@ -447,7 +462,8 @@ final class InspectorHub: @unchecked Sendable {
     pending.value.add(size, ordering: .relaxed)
     let promise = page.channel.eventLoop.makePromise(of: Void.self)
     promise.futureResult.whenComplete { _ in pending.value.subtract(size, ordering: .relaxed) }
-    page.channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(string: text)), promise: promise)
+    page.channel.writeAndFlush(
+      WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(string: text)), promise: promise)
   }
 
   /// Sends a close frame with `code` and `reason`, then closes the channel.

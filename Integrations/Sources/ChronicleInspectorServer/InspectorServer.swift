@@ -56,7 +56,8 @@ public final class InspectorServer: Sendable {
                 minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 1 << 16,
                 maxAccumulatedFrameSize: configuration.maxMessageBytes)
               try channel.pipeline.syncOperations.addHandler(aggregator)
-              try channel.pipeline.syncOperations.addHandler(LiveSocketHandler(hub: hub, access: hub.access(head)))
+              try channel.pipeline.syncOperations.addHandler(
+                LiveSocketHandler(hub: hub, access: hub.access(head)))
             }
           })
         return channel.eventLoop.makeCompletedFuture {

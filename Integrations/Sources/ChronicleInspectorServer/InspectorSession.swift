@@ -22,10 +22,12 @@ struct InstanceInfo {
   }
 
   var json: String {
-    JSONText.encode([
-      "id": id, "name": name, "host": host, "pid": pid, "store": store, "state": stateType,
-      "action": actionType, "allows": allows,
-    ] as [String: Any]).dropLast() + ",\"meta\":" + metaJSON + "}"
+    JSONText.encode(
+      [
+        "id": id, "name": name, "host": host, "pid": pid, "store": store, "state": stateType,
+        "action": actionType, "allows": allows,
+      ] as [String: Any]
+    ).dropLast() + ",\"meta\":" + metaJSON + "}"
   }
 
   init(
@@ -110,7 +112,9 @@ final class InspectorSession {
 
   /// Updates what the instance says about itself (a reconnecting app may allow other commands).
   func update(_ newInfo: InstanceInfo) {
-    guard newInfo.allows != info.allows || newInfo.name != info.name || newInfo.pid != info.pid else { return }
+    guard newInfo.allows != info.allows || newInfo.name != info.name || newInfo.pid != info.pid else {
+      return
+    }
     var kept = newInfo
     kept.metaJSON = info.metaJSON
     info = kept

@@ -90,7 +90,8 @@ enum JSONText {
   /// A JSON object or array as compact text (sorted keys, so equal values read alike).
   static func encode(_ value: Any) -> String {
     guard JSONSerialization.isValidJSONObject(value),
-      let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed])
+      let data = try? JSONSerialization.data(
+        withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed])
     else { return "null" }
     return String(decoding: data, as: UTF8.self)
   }

@@ -51,7 +51,9 @@ struct InspectorFixture {
 
   /// An app connected as `instance`, after its hello was welcomed; returns the socket and the
   /// welcome's `resumeAfter`.
-  func app(_ instance: String, next: Int = 1, allows: [String] = ["jump", "dispatch"]) async throws -> (
+  func app(
+    _ instance: String, next: Int = 1, allows: [String] = ["jump", "dispatch"]
+  ) async throws -> (
     LiveSocket, Int
   ) {
     guard
@@ -82,7 +84,10 @@ struct InspectorFixture {
 
   /// The numbers stored in the instance's `link.ndjson`.
   func storedNumbers(_ instance: String) -> [Int] {
-    let text = (try? String(contentsOf: data.appendingPathComponent(instance).appendingPathComponent("link.ndjson"), encoding: .utf8)) ?? ""
+    let text =
+      (try? String(
+        contentsOf: data.appendingPathComponent(instance).appendingPathComponent("link.ndjson"),
+        encoding: .utf8)) ?? ""
     return text.split(separator: "\n").compactMap { line in
       (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["n"] as? Int
     }

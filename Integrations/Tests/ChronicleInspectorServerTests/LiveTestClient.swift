@@ -1,12 +1,13 @@
 import ChronicleInspectorServer
 import Foundation
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
 import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOWebSocket
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
 
 /// A WebSocket client for the tests, on swift-nio: connects to the inspector over a real socket
 /// and hands back the frames it receives, in order, with a deadline.
@@ -71,7 +72,9 @@ final class LiveSocket: Sendable {
   }
 
   /// The status of a plain request for `path` (what a refused upgrade is answered with).
-  static func refusedStatus(port: Int, path: String, headers: [(String, String)]) async throws -> HTTPResponseStatus {
+  static func refusedStatus(
+    port: Int, path: String, headers: [(String, String)]
+  ) async throws -> HTTPResponseStatus {
     var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
     request.setValue("websocket", forHTTPHeaderField: "Upgrade")
     request.setValue("Upgrade", forHTTPHeaderField: "Connection")
@@ -84,7 +87,8 @@ final class LiveSocket: Sendable {
 
   /// Sends `text` as one masked text frame.
   func send(_ text: String) async throws {
-    try await send(frame: WebSocketFrame(fin: true, opcode: .text, maskKey: .random(), data: ByteBuffer(string: text)))
+    try await send(
+      frame: WebSocketFrame(fin: true, opcode: .text, maskKey: .random(), data: ByteBuffer(string: text)))
   }
 
   func send(frame: WebSocketFrame) async throws {
@@ -124,7 +128,9 @@ final class LiveSocket: Sendable {
     while true {
       let lines = try await nextLines(within: seconds)
       if lines.isEmpty { throw Timeout() }
-      if let found = lines.first(where: { $0[kind] != nil }), let body = found[kind] as? [String: Any] { return body }
+      if let found = lines.first(where: { $0[kind] != nil }), let body = found[kind] as? [String: Any] {
+        return body
+      }
     }
   }
 
