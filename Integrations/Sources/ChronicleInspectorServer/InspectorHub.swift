@@ -178,12 +178,15 @@ final class InspectorHub: @unchecked Sendable {
   /// Handles a text message from connection `id`; throws to close the connection with the
   /// error's code and reason, nothing of the message applied.
   func received(_ text: String, from id: Int) throws(LiveLineError) {
+    let isApp = lock.withLock { apps[id] != nil }
+    // Parsed before the lock is taken: one app's parsing does not hold up the others.
+    let lines = try LiveMessage.lines(of: text, kinds: isApp ? Self.appKinds : Self.pageKinds)
     lock.lock()
     defer { lock.unlock() }
-    if apps[id] != nil {
-      try appMessage(text, from: id)
+    if isApp {
+      try appMessage(lines, from: id)
     } else if pages[id] != nil {
-      try pageMessage(text, from: id)
+      try pageMessage(lines, from: id)
     }
   }
 
@@ -197,9 +200,9 @@ final class InspectorHub: @unchecked Sendable {
 
   // MARK: - App messages
 
-  private func appMessage(_ text: String, from id: Int) throws(LiveLineError) {
+  private func appMessage(_ received: [LiveLine], from id: Int) throws(LiveLineError) {
     guard let app = apps[id], !app.closing else { return }
-    var lines = try LiveMessage.lines(of: text, kinds: Self.appKinds)
+    var lines = received
     if app.instance == nil {
       guard let hello = lines.first, hello.kind == "hello" else {
         throw .shape(1, "the first line of a connection is hello")
@@ -319,9 +322,8 @@ final class InspectorHub: @unchecked Sendable {
 
   // MARK: - Page messages
 
-  private func pageMessage(_ text: String, from id: Int) throws(LiveLineError) {
+  private func pageMessage(_ lines: [LiveLine], from id: Int) throws(LiveLineError) {
     guard let page = pages[id], !page.closing else { return }
-    let lines = try LiveMessage.lines(of: text, kinds: Self.pageKinds)
     // Checked whole before any is applied.
     for (offset, line) in lines.enumerated() {
       guard let body = line.body as? [String: Any], body["instance"] is String else {

@@ -517,6 +517,7 @@ enum ViewerPage {
         renderRows();
       }
       if (N > 0) document.body.dataset.last = E[N - 1][1];
+      timing.drawn = performance.now();
       document.body.dataset.count = N;
     }
     function scheduleDraw() {
@@ -585,7 +586,11 @@ enum ViewerPage {
       showResult(name + "…", false);
       sendLine({ command: body });
     }
+    // When the last batch of lines arrived and when the list last showed what had arrived (the
+    // inspector's benchmark reads them), and the time spent reading lines.
+    const timing = { arrived: 0, drawn: 0, reading: 0 };
     function received(message) {
+      const arrived = performance.now();
       for (const text of message.split("\n")) {
         if (!text) continue;
         const line = JSON.parse(text);
@@ -594,6 +599,8 @@ enum ViewerPage {
           if (line.lines.instance !== live.instance) continue;
           for (const item of line.lines.lines) ingest(item);
           live.next = line.lines.from + line.lines.lines.length;
+          timing.arrived = arrived;
+          timing.reading += performance.now() - arrived;
           scheduleDraw();
         } else if (line.result) {
           const r = line.result, name = live.pending.get(r.id) || "command";

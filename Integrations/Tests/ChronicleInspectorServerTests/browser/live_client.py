@@ -37,7 +37,7 @@ class LiveApp:
         self.sent = 0
 
     async def connect(self):
-        self.socket = await websockets.connect(self.url, additional_headers={"Authorization": f"Bearer {self.token}"},
+        self.socket = await websockets.connect(self.url, additional_headers={"Authorization": f"Bearer {self.token}"}, ping_interval=None,
                                                max_size=None)
         hello = {"hello": {"protocol": "chronicle.live", "version": 1,
                            "instance": {"id": self.instance, "name": self.name, "host": "test-host", "pid": 4242,
