@@ -356,7 +356,8 @@ final class InspectorHub: @unchecked Sendable {
     page.next = from
     guard let session = sessions[instance] else { return }
     // Past lines from the file, then the live ones as they come: under the lock, so none is
-    // missed or sent twice in between.
+    // missed or sent twice in between. The past lines are not held to the page's cap (they are
+    // as many as the session holds, sent at once); the live ones are.
     let stored = session.storedLines(from: from)
     var batch: [Substring] = []
     var batchBytes = 0
@@ -366,12 +367,12 @@ final class InspectorHub: @unchecked Sendable {
       batch.append(line)
       batchBytes += line.utf8.count
       if batchBytes > 1 << 20 {
-        send(linesLine(instance, first: batchFirst, batch), to: id)
+        send(linesLine(instance, first: batchFirst, batch), to: id, capped: false)
         batch.removeAll(keepingCapacity: true)
         batchBytes = 0
       }
     }
-    if !batch.isEmpty { send(linesLine(instance, first: batchFirst, batch), to: id) }
+    if !batch.isEmpty { send(linesLine(instance, first: batchFirst, batch), to: id, capped: false) }
     page.next = max(from, session.last + 1)
   }
 
@@ -452,11 +453,11 @@ final class InspectorHub: @unchecked Sendable {
 
   /// Sends to a page, closing it when it has more waiting than it may (a page that does not read
   /// costs the inspector that much, no more).
-  private func send(_ text: String, to pageID: Int) {
+  private func send(_ text: String, to pageID: Int, capped: Bool = true) {
     guard let page = pages[pageID], !page.closing else { return }
     let size = text.utf8.count
     let pending = page.pendingBytes
-    if pending.value.load(ordering: .relaxed) + size > configuration.maxPendingPageBytes {
+    if capped, pending.value.load(ordering: .relaxed) + size > configuration.maxPendingPageBytes {
       page.closing = true
       close(page.channel, code: 1008, reason: "the page does not keep up")
       return

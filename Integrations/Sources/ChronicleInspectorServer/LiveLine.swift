@@ -43,6 +43,12 @@ enum LiveMessage {
     for raw in text.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
       number += 1
       guard !raw.isEmpty else { throw .shape(number, "an empty line") }
+      // The lines that are only stored and forwarded are checked, not built.
+      if let name = JSONSyntax.singleObjectMember(raw), LiveLine.numberedKinds.contains(String(name)) {
+        guard kinds.contains(String(name)) else { throw .shape(number, "unknown line \"\(name)\"") }
+        lines.append(LiveLine(kind: String(name), body: [String: Any](), text: raw))
+        continue
+      }
       let object: Any
       do {
         object = try JSONSerialization.jsonObject(with: Data(raw.utf8), options: [.fragmentsAllowed])
