@@ -422,13 +422,16 @@ final class InspectorHub: @unchecked Sendable {
   }
 
   private func linesLine(_ instance: String, first: UInt64, _ lines: [Substring]) -> String {
-    var text =
-      #"{"lines":{"instance":"# + JSONText.string(instance) + #","from":"# + String(first) + #","lines":["#
+    var bytes = Array(#"{"lines":{"instance":"#.utf8)
+    bytes.reserveCapacity(lines.reduce(64) { $0 + $1.utf8.count + 16 })
+    JSONText.appendString(instance, to: &bytes)
+    bytes += Array(#","from":"#.utf8) + Array(String(first).utf8) + Array(#","lines":["#.utf8)
     for (offset, line) in lines.enumerated() {
-      if offset > 0 { text += "," }
-      text += JSONText.string(line)
+      if offset > 0 { bytes.append(UInt8(ascii: ",")) }
+      JSONText.appendString(line, to: &bytes)
     }
-    return text + "]}}\n"
+    bytes += Array("]}}\n".utf8)
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   private func instancesLine() -> String {

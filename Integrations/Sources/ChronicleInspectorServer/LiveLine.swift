@@ -70,27 +70,47 @@ enum LiveMessage {
 enum JSONText {
   /// `text` as a JSON string literal.
   static func string(_ text: some StringProtocol) -> String {
-    var result = "\""
-    result.reserveCapacity(text.utf8.count + 2)
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": result += "\\\""
-      case "\\": result += "\\\\"
-      case "\n": result += "\\n"
-      case "\r": result += "\\r"
-      case "\t": result += "\\t"
-      case "\u{2028}": result += "\\u2028"
-      case "\u{2029}": result += "\\u2029"
-      default:
-        if scalar.value < 0x20 {
-          let hex = String(scalar.value, radix: 16)
-          result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-        } else {
-          result.unicodeScalars.append(scalar)
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(text.utf8.count + 8)
+    appendString(text, to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// Appends `text` as a JSON string literal to `bytes`, byte by byte: the inspector wraps every
+  /// line it forwards to a page this way. U+2028 and U+2029 are escaped too, as a page's script
+  /// may be given the text.
+  static func appendString(_ text: some StringProtocol, to bytes: inout [UInt8]) {
+    let hex: [UInt8] = Array("0123456789abcdef".utf8)
+    bytes.append(UInt8(ascii: "\""))
+    var utf8 = text.utf8.makeIterator()
+    var pending: [UInt8] = []
+    while let byte = utf8.next() {
+      switch byte {
+      case UInt8(ascii: "\""): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
+      case UInt8(ascii: "\\"): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
+      case UInt8(ascii: "\n"): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+      case UInt8(ascii: "\r"): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+      case UInt8(ascii: "\t"): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+      case 0..<0x20:
+        bytes += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+      case 0xE2:
+        // U+2028 and U+2029 are E2 80 A8 and E2 80 A9.
+        pending = [byte]
+        if let second = utf8.next() {
+          pending.append(second)
+          if second == 0x80, let third = utf8.next() {
+            if third == 0xA8 || third == 0xA9 {
+              bytes += Array((third == 0xA8 ? "\\u2028" : "\\u2029").utf8)
+              continue
+            }
+            pending.append(third)
+          }
         }
+        bytes += pending
+      default: bytes.append(byte)
       }
     }
-    return result + "\""
+    bytes.append(UInt8(ascii: "\""))
   }
 
   /// A JSON object or array as compact text (sorted keys, so equal values read alike).

@@ -39,3 +39,17 @@ struct JSONSyntaxTests {
     #expect(JSONSyntax.singleObjectMember(nested(600)) == nil)
   }
 }
+
+@Suite("Inspector server: wrapping lines for pages")
+struct JSONTextTests {
+  @Test(arguments: [
+    "plain", "quote \" and backslash \\", "new\nline\r\ttab", "\u{0}\u{1}\u{1F}", "line\u{2028}para\u{2029}",
+    "é, 漢字, 🎉, \u{E000}", "",
+  ])
+  func aStringReadsBackAsItself(_ text: String) throws {
+    let literal = JSONText.string(text)
+    let read = try JSONSerialization.jsonObject(with: Data(literal.utf8), options: [.fragmentsAllowed])
+    #expect(read as? String == text)
+    #expect(!literal.contains("\u{2028}") && !literal.contains("\u{2029}"))
+  }
+}

@@ -6,9 +6,10 @@
 For each sample: a fresh inspector and page; a stand-in app (live_client.py) sends ENTRIES entries,
 each with its state line (a full state every 256), as fast as it can; prints the time from the
 app's last send to the last entry on screen (its row in the list), the time from the page receiving the lines holding it to their being drawn,
-the page's total time reading lines, and the page's JS heap then
+the page's total time reading lines, the page's JS heap then, and the inspector's CPU time (Linux)
 (`performance.memory.usedJSHeapSize`, Chromium with --enable-precise-memory-info).
 """
+import os
 import shutil
 import sys
 import tempfile
@@ -42,11 +43,15 @@ with sync_playwright() as playwright:
                 timeout=120_000, polling="raf")
             shown = time.monotonic()
             heap = page.evaluate("performance.memory.usedJSHeapSize")
+            with open(f"/proc/{inspector.pid}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+            inspector_cpu = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
             timing = page.evaluate("timing")
             print(f"sent {entries} entries in {sent - start:.2f} s; last entry on screen "
                   f"{(timing['drawn'] - timing['arrived']) / 1000:.3f} s after its lines arrived "
                   f"({shown - sent:.3f} s after the app's last send); the page read lines for "
-                  f"{timing['reading'] / 1000:.2f} s in all; JS heap {heap / 1e6:.1f} MB", flush=True)
+                  f"{timing['reading'] / 1000:.2f} s in all; JS heap {heap / 1e6:.1f} MB; the inspector's CPU "
+                  f"{inspector_cpu:.2f} s ({entries / inspector_cpu:,.0f} entries per CPU second)", flush=True)
             page.close()
         finally:
             inspector.kill()
