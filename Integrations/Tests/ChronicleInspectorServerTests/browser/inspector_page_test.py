@@ -141,11 +141,26 @@ def main():
                 page.wait_for_selector("#state .key:has-text('__proto__')", timeout=5_000)
                 assert "kept" in page.locator("#diff").inner_text()
 
+            def a_gap_and_a_cause_chain_are_shown():
+                gap = '{"gap":{"dropped":5,"entries":2}}'
+                caused = json.dumps({"entry": {"index": 76, "seq": 79, "time": 99500, "wallTime": 2,
+                                               "cause": {"kind": "effect", "parent": 76, "effect": 1},
+                                               "type": "loaded", "action": {"loaded": {}}, "replayable": True,
+                                               "outcome": "reduced", "durations": {"chain": 1}}})
+                app.run(app.app.socket.send(gap + "\n" + caused + "\n"))
+                app.app.next += 2
+                page.wait_for_selector('body[data-last="79"]', timeout=5_000)
+                assert page.locator(".row.gap").inner_text() == "gap: 5 lines (2 entries) dropped"
+                page.locator('.row:has-text("#79")').click()
+                assert page.locator("#cause-chain").inner_text() == "#79 ← #76 rename", \
+                    page.locator("#cause-chain").inner_text()
+
             for name, body in [(f.__name__, f) for f in [
                     entries_appear_live, clicking_jump_sends_the_command,
                     dispatch_of_text_that_is_not_json_shows_the_error,
                     dispatch_the_app_cannot_decode_shows_its_typed_error,
-                    a_command_the_app_did_not_allow_is_disabled_and_refused, a_state_key_named_proto_is_shown]]:
+                    a_command_the_app_did_not_allow_is_disabled_and_refused, a_state_key_named_proto_is_shown,
+                    a_gap_and_a_cause_chain_are_shown]]:
                 test(name, body)
             browser.close()
     finally:
