@@ -11,13 +11,15 @@ struct InspectorFixture {
   let data: URL
 
   static func start(
-    data: URL? = nil, maxFrameBytes: Int = 16 << 20, maxMessageBytes: Int = 16 << 20
+    data: URL? = nil, maxFrameBytes: Int = 16 << 20, maxMessageBytes: Int = 16 << 20,
+    maxPendingPageBytes: Int = 64 << 20
   ) async throws -> InspectorFixture {
     let folder =
       data ?? FileManager.default.temporaryDirectory.appendingPathComponent("inspector-\(UUID().uuidString)")
     let server = try InspectorServer(
       configuration: InspectorConfiguration(
-        dataDirectory: folder, token: token, maxFrameBytes: maxFrameBytes, maxMessageBytes: maxMessageBytes))
+        dataDirectory: folder, token: token, maxFrameBytes: maxFrameBytes, maxMessageBytes: maxMessageBytes,
+        maxPendingPageBytes: maxPendingPageBytes))
     try await server.start()
     return InspectorFixture(server: server, data: folder)
   }

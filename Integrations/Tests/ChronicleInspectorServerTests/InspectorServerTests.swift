@@ -341,6 +341,27 @@ struct InspectorSessionTests {
     try await inspector.stop()
   }
 
+  @Test func aPageThatDoesNotReadIsClosedAndTheAppGoesOn() async throws {
+    let inspector = try await InspectorFixture.start(maxPendingPageBytes: 256 << 10)
+    defer { inspector.removeData() }
+    let page = try await inspector.page()
+    try await page.send(#"{"subscribe":{"instance":"fast","from":1}}"# + "\n")
+    // The page stops reading: what the inspector sends it piles up in the kernel's buffers, then
+    // in the inspector, up to the cap.
+    try await page.channel.setOption(ChannelOptions.autoRead, value: false).get()
+    let (app, _) = try await inspector.app("fast")
+    for batch in 0..<60 {
+      try await app.send(InspectorFixture.entries((batch * 500)..<((batch + 1) * 500)))
+    }
+    try await InspectorFixture.waitForAck(app, 30_000)
+    #expect(inspector.storedNumbers("fast").count == 30_000)
+    try await page.channel.setOption(ChannelOptions.autoRead, value: true).get()
+    let close = try await page.closeCode(within: 30)
+    #expect(close?.0 == 1008)
+    #expect(close?.1 == "the page does not keep up")
+    try await inspector.stop()
+  }
+
   @Test func aCommandIsRelayedToTheAppAndItsResultBackToThePage() async throws {
     let inspector = try await InspectorFixture.start()
     defer { inspector.removeData() }
