@@ -202,17 +202,15 @@ final class InspectorHub: @unchecked Sendable {
 
   private func appMessage(_ received: [LiveLine], from id: Int) throws(LiveLineError) {
     guard let app = apps[id], !app.closing else { return }
-    var lines = received
-    if app.instance == nil {
-      guard let hello = lines.first, hello.kind == "hello" else {
+    // Every line is checked before anything is done, the hello's welcome included.
+    let opening = app.instance == nil
+    if opening {
+      guard received.first?.kind == "hello" else {
         throw .shape(1, "the first line of a connection is hello")
       }
-      try welcome(hello, app: app, id: id)
-      lines.removeFirst()
     }
-    guard let instance = app.instance, let session = sessions[instance] else { return }
     var numbered: [LiveLine] = []
-    for (offset, line) in lines.enumerated() {
+    for (offset, line) in received.enumerated() where !(opening && offset == 0) {
       switch line.kind {
       case "hello": throw .shape(offset + 1, "a second hello")
       case "result", "status": continue
@@ -221,6 +219,9 @@ final class InspectorHub: @unchecked Sendable {
         numbered.append(line)
       }
     }
+    if opening { try welcome(received[0], app: app, id: id) }
+    let lines = opening ? Array(received.dropFirst()) : received
+    guard let instance = app.instance, let session = sessions[instance] else { return }
     // Lines the inspector already has (numbered up to `session.last`) are not stored twice.
     let first = app.next
     app.next += UInt64(numbered.count)
@@ -264,6 +265,13 @@ final class InspectorHub: @unchecked Sendable {
       stateType: state?["type"] as? String ?? "?", actionType: action?["type"] as? String ?? "?",
       allows: (body["allows"] as? [String] ?? []).filter { Self.commandNames.contains($0) },
       metaJSON: JSONText.encode(meta))
+    // The stream goes on after what the inspector has: a connection whose first line would
+    // leave a hole is refused, before anything is made for it (the app sends a gap line for what
+    // it no longer holds).
+    let stored = sessions[instanceID]?.last ?? 0
+    guard UInt64(next) <= stored + 1 else {
+      throw .shape(1, "hello.next \(next) leaves a hole after \(stored)")
+    }
     let session: InspectorSession
     if let known = sessions[instanceID] {
       session = known
@@ -277,11 +285,6 @@ final class InspectorHub: @unchecked Sendable {
         throw LiveLineError(code: 1011, reason: "the inspector could not make the session's folder")
       }
       sessions[instanceID] = session
-    }
-    // The stream goes on after what the inspector has: a connection whose first line would
-    // leave a hole is refused (the app sends a gap line for what it no longer holds).
-    guard UInt64(next) <= session.last + 1 else {
-      throw .shape(1, "hello.next \(next) leaves a hole after \(session.last)")
     }
     // An instance has one connection: a reconnecting app replaces the one it lost.
     for (otherID, other) in apps where other !== app && other.instance == instanceID {

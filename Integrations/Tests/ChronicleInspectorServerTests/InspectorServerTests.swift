@@ -125,6 +125,24 @@ struct InspectorHostileInputTests {
     try await inspector.stop()
   }
 
+  @Test func aHelloWhoseMessageHasABadLineMakesNoSession() async throws {
+    let inspector = try await InspectorFixture.start()
+    defer { inspector.removeData() }
+    guard
+      case .upgraded(let app) = try await LiveSocket.open(
+        port: inspector.port, path: "/live/app",
+        headers: [("Authorization", "Bearer \(InspectorFixture.token)")])
+    else { throw LiveSocket.Timeout() }
+    try await app.send(
+      InspectorFixture.hello("half") + InspectorFixture.entries(0..<1) + #"{"entry":1}"# + "\n")
+    let close = try await app.closeCode()
+    #expect(close?.0 == 1008)
+    #expect(close?.1 == "line 3: entry is an object")
+    #expect(inspector.server.instances == [])
+    #expect(!FileManager.default.fileExists(atPath: inspector.data.appendingPathComponent("half").path))
+    try await inspector.stop()
+  }
+
   @Test func aCommandTheAppDidNotAllowIsRefusedAndNotRelayed() async throws {
     let inspector = try await InspectorFixture.start()
     defer { inspector.removeData() }
@@ -258,6 +276,7 @@ struct InspectorSessionTests {
     let close = try await app.closeCode()
     #expect(close?.0 == 1008)
     #expect(close?.1 == "line 1: hello.next 5 leaves a hole after 0")
+    #expect(inspector.server.instances == [])
     try await inspector.stop()
   }
 
