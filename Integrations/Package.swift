@@ -19,6 +19,9 @@ let package = Package(
     .library(name: "ChronicleLogging", targets: ["ChronicleLogging"]),
     .library(name: "ChronicleDistributedTracing", targets: ["ChronicleDistributedTracing"]),
     .executable(name: "traced-counter", targets: ["TracedCounter"]),
+    // The live inspector (issue 26): the server as a library, and the command that runs it.
+    .library(name: "ChronicleInspectorServer", targets: ["ChronicleInspectorServer"]),
+    .executable(name: "chronicle-inspector", targets: ["ChronicleInspector"]),
   ],
   dependencies: [
     .package(path: ".."),
@@ -29,6 +32,8 @@ let package = Package(
     .package(url: "https://github.com/swift-otel/swift-otel", from: "1.6.0", traits: ["OTLPHTTP"]),
     // The example and the end-to-end test run swift-otel's services and shut them down gracefully.
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+    // The live inspector's HTTP and WebSocket server (and its tests' client).
+    .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
   ],
   targets: [
     .target(
@@ -88,6 +93,36 @@ let package = Package(
       ],
       // The receiver runs from the source tree, found beside the test's own file.
       exclude: ["otlp_receiver.py"]
+    ),
+    // The live inspector: its server, its command, and their tests.
+    .target(
+      name: "ChronicleInspectorServer",
+      dependencies: [
+        .product(name: "ChronicleFormats", package: library),
+        .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+        .product(name: "NIOWebSocket", package: "swift-nio"),
+      ]
+    ),
+    .executableTarget(
+      name: "ChronicleInspector",
+      dependencies: ["ChronicleInspectorServer"]
+    ),
+    .testTarget(
+      name: "ChronicleInspectorServerTests",
+      dependencies: [
+        "ChronicleInspectorServer",
+        .product(name: "ChronicleFormats", package: library),
+        .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+        .product(name: "NIOWebSocket", package: "swift-nio"),
+      ],
+      // The browser tests' scripts run from the source tree, found beside the tests' files.
+      exclude: ["browser"]
     ),
   ],
   swiftLanguageModes: [.v6]

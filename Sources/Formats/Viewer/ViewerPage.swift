@@ -83,6 +83,19 @@ enum ViewerPage {
     .tree summary { cursor: pointer; }
     .key { color: #7a3e9d; }
     .note { color: var(--muted); font-style: italic; }
+    #instances { width: 220px; overflow-y: auto; border-right: 1px solid var(--line); font-size: 12px; }
+    .instance { padding: 6px 10px; border-bottom: 1px solid #f0f0f4; cursor: pointer; }
+    .instance.current { background: var(--sel); }
+    .instance .name { font-weight: 600; }
+    .instance .meta { color: var(--muted); }
+    .instance.offline .name::after { content: " (stored)"; color: var(--muted); font-weight: 400; }
+    #controls { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; padding: 4px 12px;
+      border-bottom: 1px solid var(--line); }
+    #controls button:disabled { opacity: 0.4; }
+    #dispatch-text { width: 260px; font: 12px ui-monospace, Menlo, monospace; }
+    #result.error { color: var(--del); }
+    .row.gap { background: #fff4e5; color: #8a4b00; font-style: italic; }
+    [hidden] { display: none !important; }
     footer { padding: 4px 12px; border-top: 1px solid var(--line); color: var(--muted); font-size: 12px; }
     </style>
     </head>
@@ -93,9 +106,24 @@ enum ViewerPage {
       <select id="context" aria-label="Context"><option value="">all contexts</option></select>
       <span id="types"></span>
     </header>
+    <div id="controls" hidden>
+      <label><input id="follow" type="checkbox" checked> follow</label>
+      <button data-command="undo">undo</button><button data-command="redo">redo</button>
+      <button data-command="jump" title="Show the state after the selected entry">jump</button>
+      <button data-command="returnToPresent">present</button>
+      <button data-command="skip" title="Skip or unskip the selected entry">skip</button>
+      <button data-command="commit">commit</button><button data-command="reset">reset</button>
+      <button data-command="pause">pause</button><button data-command="resume">resume</button>
+      <input id="dispatch-text" placeholder='{"increment":{}}' aria-label="Action to dispatch (JSON)">
+      <button data-command="dispatch">dispatch</button>
+      <a id="export" href="#" download>export Journal JSON</a>
+      <span id="result" role="status"></span>
+      <span id="app-status"></span>
+    </div>
     <div id="timeline"><label for="slider">time</label><input id="slider" type="range" min="0" value="0">
       <span id="position"></span></div>
     <main>
+      <div id="instances" hidden></div>
       <div id="list" tabindex="0"><div id="spacer"></div></div>
       <div id="detail"><p class="note">Select an entry.</p></div>
     </main>
@@ -103,8 +131,12 @@ enum ViewerPage {
     <script type="application/json" id="journal-data">__DATA__</script>
     <script>
     "use strict";
-    const D = JSON.parse(document.getElementById("journal-data").textContent);
-    const E = D.entries, N = E.length, ROW = 22;
+    // A page with no journal in it connects live to the inspector that served it.
+    const LIVE = JSON.parse(document.getElementById("journal-data").textContent) === null;
+    const D = LIVE ? { title: document.title, stateType: "", actionType: "", origin: null, entries: [], contexts: [],
+      effects: [], base: null, patches: [], full: [] } : JSON.parse(document.getElementById("journal-data").textContent);
+    const E = D.entries, ROW = 22;
+    let N = E.length;
     const $ = (id) => document.getElementById(id);
     const list = $("list"), spacer = $("spacer"), detail = $("detail"), slider = $("slider");
     const bySeq = new Map();
@@ -139,16 +171,22 @@ enum ViewerPage {
       return text;
     }
     function clone(value) { return value === null || typeof value !== "object" ? value : JSON.parse(JSON.stringify(value)); }
+    // A state's keys are own properties, set with defineProperty: plain assignment of "__proto__"
+    // would set the object's prototype and lose the key.
+    function setKey(target, key, value) {
+      Object.defineProperty(target, key, { value: value, writable: true, enumerable: true, configurable: true });
+    }
+    function hasKey(value, key) { return Object.prototype.hasOwnProperty.call(value, key); }
 
     // States are rebuilt on demand: from the nearest full or cached state, applying each entry's changes.
     function applyPatch(state, patch) {
       const path = patch[0];
       if (path.length === 0) return patch.length > 1 ? clone(patch[1]) : null;
       let target = state;
-      for (let i = 0; i < path.length - 1; i++) target = target[path[i]];
+      for (let i = 0; i < path.length - 1; i++) target = hasKey(target, path[i]) ? target[path[i]] : undefined;
       const last = path[path.length - 1];
       if (patch.length > 2) target.splice(last, 0, clone(patch[1]));
-      else if (patch.length > 1) target[last] = clone(patch[1]);
+      else if (patch.length > 1) { if (Array.isArray(target)) target[last] = clone(patch[1]); else setKey(target, last, clone(patch[1])); }
       else if (Array.isArray(target)) target.splice(last, 1);
       else delete target[last];
       return state;
@@ -173,7 +211,7 @@ enum ViewerPage {
     function valueAt(state, path) {
       let value = state;
       for (const key of path) {
-        if (value === null || typeof value !== "object" || !(key in value)) return undefined;
+        if (value === null || typeof value !== "object" || !hasKey(value, key)) return undefined;
         value = value[key];
       }
       return value;
@@ -191,6 +229,8 @@ enum ViewerPage {
 
     function rowHTML(k) {
       const p = filtered[k], e = E[p];
+      if (e[13]) return '<div class="row gap' + (p === selected ? " selected" : "") + '" data-pos="' + p + '" style="top:' +
+        k * ROW + 'px">gap: ' + e[13].dropped + " lines (" + e[13].entries + " entries) dropped</div>";
       const cause = e[5] === null ? esc(causeText(e))
         : esc(e[4] + (e[6] !== null ? " " + JSON.stringify(e[6]) : "")) +
           ' <a href="#" data-seq="' + e[5] + '">← #' + e[5] + "</a>";
@@ -214,9 +254,10 @@ enum ViewerPage {
         haystack = new Array(N);
         for (let i = 0; i < N; i++) {
           const e = E[i];
-          haystack[i] = (e[7] + " " + e[9] + " " + contextName(e) + " " + causeText(e) + " #" + e[1]).toLowerCase();
+          haystack[i] = haystackText(E[i]);
         }
       }
+      if (!text && context === "") { filtered = identity(N); finishFilter(); return; }
       const out = new Int32Array(N);
       let n = 0;
       for (let i = 0; i < N; i++) {
@@ -225,9 +266,26 @@ enum ViewerPage {
         out[n++] = i;
       }
       filtered = out.subarray(0, n);
+      finishFilter();
+    }
+    let identityBuffer = new Int32Array(0);
+    // 0, 1, … n-1, grown by doubling, so a list that grows as entries arrive costs no copy per entry.
+    function identity(n) {
+      if (identityBuffer.length < n) {
+        const grown = new Int32Array(Math.max(n, identityBuffer.length * 2, 1024));
+        for (let i = 0; i < grown.length; i++) grown[i] = i;
+        identityBuffer = grown;
+      }
+      return identityBuffer.subarray(0, n);
+    }
+    function finishFilter() {
+      const n = filtered.length;
       spacer.style.height = n * ROW + "px";
       $("status").textContent = N + " entries, " + n + " shown";
       renderRows();
+    }
+    function haystackText(e) {
+      return (e[7] + " " + e[9] + " " + contextName(e) + " " + causeText(e) + " #" + e[1]).toLowerCase();
     }
     function filteredIndex(pos) {
       let low = 0, high = filtered.length;
@@ -266,12 +324,27 @@ enum ViewerPage {
       const e = E[pos];
       slider.value = pos;
       $("position").textContent = (pos + 1) + " / " + N;
+      if (e[13]) {
+        detail.innerHTML = '<h2>Gap</h2><p class="gap">The app\'s buffer overflowed: ' + e[13].dropped + " lines (" +
+          e[13].entries + " entries) were dropped here.</p>";
+        renderRows();
+        return;
+      }
       document.body.dataset.selected = e[1];
       history.replaceState(null, "", "#select=" + e[1]);
       let html = "<h2>Entry</h2><pre>#" + e[1] + " " + esc(e[7]) + "  index " + e[0] + "  context " +
         esc(contextName(e) || "—") + "  " + duration(e[8]) + "  " + esc(e[10]) + "</pre>";
       html += '<h2>Cause</h2><pre class="cause">' + esc(e[4]) + (e[6] !== null ? " " + esc(JSON.stringify(e[6])) : "") +
         (e[5] !== null ? ' <a href="#" data-seq="' + e[5] + '">← #' + e[5] + "</a>" : "") + "</pre>";
+      // The chain of causes up to the action no other one caused.
+      let chain = "", link = e[5], hops = 0;
+      while (link !== null && hops < 50) {
+        const at = bySeq.get(link);
+        chain += ' ← <a href="#" data-seq="' + link + '">#' + link + (at === undefined ? "" : " " + esc(E[at][7])) + "</a>";
+        link = at === undefined ? null : E[at][5];
+        hops++;
+      }
+      if (chain) html += '<h2>Cause chain</h2><pre id="cause-chain">#' + e[1] + chain + "</pre>";
       let action;
       try { action = JSON.stringify(JSON.parse(e[9]), null, 2); } catch (_) { action = e[9]; }
       html += '<h2>Action</h2><pre id="action">' + esc(action).replaceAll("&quot;&lt;redacted&gt;&quot;",
@@ -288,8 +361,8 @@ enum ViewerPage {
       }
       html += '<h2>Diff</h2><div id="diff">';
       const patches = D.patches[pos];
-      if (patches === null) html += '<p class="note">This file does not hold the states around this entry ' +
-        "(export with states: .everyEntry).</p>";
+      if (patches === null) html += LIVE ? '<p class="note">No change list for this entry (the app sent its whole state).</p>'
+        : '<p class="note">This file does not hold the states around this entry (export with states: .everyEntry).</p>';
       else if (patches.length === 0) html += '<p class="note">no change</p>';
       else {
         // Each patch's path names the state as the patches before it left it.
@@ -370,7 +443,209 @@ enum ViewerPage {
         if (pos !== undefined && E[pos][5] !== null) jumpToSequence(E[pos][5]);
       }
     }
-    honourFragment();
+
+    // Live: the inspector's page link (docs/formats/live-link.md). Lines arrive in batches; each is
+    // turned into the rows, changes and full states the file viewer reads, and the list is drawn
+    // once per frame, whatever the number of lines that came meanwhile.
+    const live = { socket: null, token: "", instance: null, instances: [], next: 1, nextCommand: 1, pending: new Map(),
+      positions: new Map(), effectRows: new Map(), drawScheduled: false, contextIndex: new Map() };
+    function contextOf(name) {
+      if (name === undefined || name === null) return -1;
+      let index = live.contextIndex.get(name);
+      if (index === undefined) {
+        index = D.contexts.length;
+        D.contexts.push(name);
+        live.contextIndex.set(name, index);
+        const option = document.createElement("option");
+        option.value = index;
+        option.textContent = name;
+        $("context").appendChild(option);
+      }
+      return index;
+    }
+    function addRow(row) {
+      E.push(row);
+      D.patches.push(null);
+      if (haystack !== null) haystack.push(haystackText(row));
+      return E.length - 1;
+    }
+    function ingest(text) {
+      const line = JSON.parse(text);
+      if (line.entry) {
+        const x = line.entry, c = x.cause || {};
+        const pos = addRow([x.index, x.seq, x.time, contextOf(x.context), c.kind, c.parent ?? null, c.label ?? null, x.type,
+          (x.durations || {}).chain || 0, JSON.stringify(x.action === undefined ? null : x.action), x.outcome,
+          c.effect ?? null, x.replayable !== false]);
+        bySeq.set(x.seq, pos);
+        live.positions.set(x.index, pos);
+        // A checkpoint is the state before its entry.
+        if (x.checkpoint && x.checkpoint.state !== undefined) {
+          if (pos === 0) D.base = x.checkpoint.state; else if (!full.has(pos - 1)) full.set(pos - 1, x.checkpoint.state);
+        }
+      } else if (line.state) {
+        const pos = live.positions.get(line.state.index);
+        if (pos === undefined) return;
+        cache.delete(pos);
+        if (line.state.full !== undefined) full.set(pos, line.state.full);
+        if (line.state.patch !== undefined) D.patches[pos] = line.state.patch;
+      } else if (line.effect) {
+        const v = line.effect, c = v.cause || {};
+        let row = live.effectRows.get(v.effect);
+        if (row === undefined) {
+          row = [v.effect, c.kind, c.label ?? null, c.parent ?? null, v.time, v.time, "running", null];
+          live.effectRows.set(v.effect, row);
+          if (row[3] !== null) {
+            if (!effectsOf.has(row[3])) effectsOf.set(row[3], []);
+            effectsOf.get(row[3]).push(row);
+          }
+        }
+        if (v.phase !== "started") { row[5] = v.time; row[6] = v.phase; row[7] = v.error ?? null; }
+      } else if (line.gap) {
+        const last = E.length > 0 ? E[E.length - 1] : null;
+        addRow([last ? last[0] : 0, 0, last ? last[2] : 0, -1, "gap", null, null, "gap", 0, "null", "gap", null, true,
+          line.gap]);
+      }
+    }
+    function draw() {
+      live.drawScheduled = false;
+      const grew = E.length !== N;
+      N = E.length;
+      slider.max = Math.max(0, N - 1);
+      if (grew || filtered.length !== N) applyFilter();
+      if ($("follow").checked && N > 0) {
+        list.scrollTop = spacer.offsetHeight;
+        renderRows();
+      }
+      if (N > 0) document.body.dataset.last = E[N - 1][1];
+      timing.drawn = performance.now();
+      document.body.dataset.count = N;
+    }
+    function scheduleDraw() {
+      if (live.drawScheduled) return;
+      live.drawScheduled = true;
+      requestAnimationFrame(draw);
+    }
+    function currentInstance() { return live.instances.find((i) => i.id === live.instance); }
+    function showInstances() {
+      const box = $("instances");
+      box.innerHTML = "";
+      for (const i of live.instances) {
+        const item = document.createElement("div");
+        item.className = "instance" + (i.id === live.instance ? " current" : "") + (i.connected ? "" : " offline");
+        item.dataset.instance = i.id;
+        item.innerHTML = '<div class="name">' + esc(i.name || i.id) + '</div><div class="meta">' + esc(i.host) + " · pid " +
+          esc(i.pid) + " · " + esc(i.store) + "<br>" + esc(i.state) + " · " + esc(i.action) + "<br>" + esc(i.entries) +
+          " entries</div>";
+        item.addEventListener("click", () => subscribe(i.id));
+        box.appendChild(item);
+      }
+      const current = currentInstance();
+      const allows = current && current.connected ? current.allows : [];
+      for (const button of document.querySelectorAll("#controls button[data-command]")) {
+        button.disabled = !allows.includes(button.dataset.command);
+      }
+      $("dispatch-text").disabled = !allows.includes("dispatch");
+      if (current) $("types").textContent = current.state + " · " + current.action + " · " + current.host + " pid " + current.pid;
+      if (live.instance === null) {
+        const first = live.instances.find((i) => i.connected) || live.instances[0];
+        if (first) subscribe(first.id);
+      }
+    }
+    function subscribe(id) {
+      if (id === live.instance) return;
+      live.instance = id;
+      E.length = 0; D.patches.length = 0; D.base = null; full.clear(); cache.clear(); bySeq.clear(); effectsOf.clear();
+      live.positions.clear(); live.effectRows.clear(); haystack = null; selected = -1; N = 0;
+      live.next = 1;
+      $("export").href = "/sessions/" + encodeURIComponent(id) + "/journal.json?token=" + encodeURIComponent(live.token);
+      $("export").setAttribute("download", id + ".journal.json");
+      applyFilter();
+      showInstances();
+      sendLine({ subscribe: { instance: id, from: 1 } });
+    }
+    function sendLine(object) {
+      if (live.socket && live.socket.readyState === WebSocket.OPEN) live.socket.send(JSON.stringify(object) + "\n");
+    }
+    function showResult(text, failed) {
+      $("result").textContent = text;
+      $("result").className = failed ? "error" : "";
+    }
+    function command(name) {
+      if (live.instance === null) return;
+      const body = { instance: live.instance, id: live.nextCommand++, name: name };
+      const e = selected >= 0 ? E[selected] : null;
+      if (name === "jump" || name === "skip") {
+        if (e === null || e[13]) { showResult(name + ": select an entry first", true); return; }
+        if (name === "jump") body.position = e[0] + 1; else body.index = e[0];
+      }
+      if (name === "dispatch") {
+        try { body.action = JSON.parse($("dispatch-text").value); }
+        catch (error) { showResult("dispatch: not JSON: " + error.message, true); return; }
+      }
+      live.pending.set(body.id, name);
+      showResult(name + "…", false);
+      sendLine({ command: body });
+    }
+    // When the last batch of lines arrived and when the list last showed what had arrived (the
+    // inspector's benchmark reads them), and the time spent reading lines.
+    const timing = { arrived: 0, drawn: 0, reading: 0 };
+    function received(message) {
+      const arrived = performance.now();
+      for (const text of message.split("\n")) {
+        if (!text) continue;
+        const line = JSON.parse(text);
+        if (line.instances) { live.instances = line.instances; showInstances(); }
+        else if (line.lines) {
+          if (line.lines.instance !== live.instance) continue;
+          for (const item of line.lines.lines) ingest(item);
+          live.next = line.lines.from + line.lines.lines.length;
+          timing.arrived = arrived;
+          timing.reading += performance.now() - arrived;
+          scheduleDraw();
+        } else if (line.result) {
+          const r = line.result, name = live.pending.get(r.id) || "command";
+          live.pending.delete(r.id);
+          if (r.error) showResult(name + ": " + r.error.kind + ": " + r.error.message, true);
+          else showResult(name + ": done" + (r.position === null || r.position === undefined ? "" : " (position " + r.position + ")"), false);
+        } else if (line.status && line.status.instance === live.instance) {
+          const st = line.status;
+          $("app-status").textContent = (st.paused ? "recording paused" : "recording") +
+            (st.position === null || st.position === undefined ? "" : " · at " + st.position) + " · " + st.count + " entries";
+        }
+      }
+    }
+    function connect() {
+      const socket = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host +
+        "/live/ui?token=" + encodeURIComponent(live.token));
+      live.socket = socket;
+      socket.onopen = () => {
+        $("status").textContent = "connected";
+        if (live.instance !== null) sendLine({ subscribe: { instance: live.instance, from: live.next } });
+      };
+      socket.onmessage = (event) => received(event.data);
+      socket.onclose = (event) => {
+        $("status").textContent = "disconnected" + (event.reason ? ": " + event.reason : "") + "; reconnecting…";
+        setTimeout(connect, 1000);
+      };
+    }
+    function startLive() {
+      live.token = new URLSearchParams(location.search).get("token") || "";
+      for (const id of ["controls", "instances"]) $(id).hidden = false;
+      $("title").textContent = "Chronicle inspector";
+      for (const button of document.querySelectorAll("#controls button[data-command]")) {
+        button.disabled = true;
+        button.addEventListener("click", () => command(button.dataset.command));
+      }
+      $("dispatch-text").addEventListener("keydown", (event) => { if (event.key === "Enter") command("dispatch"); });
+      $("follow").addEventListener("change", () => { if ($("follow").checked) scheduleDraw(); });
+      // Scrolling up stops following; scrolling back to the end follows again.
+      list.addEventListener("wheel", () => {
+        setTimeout(() => { $("follow").checked = list.scrollTop + list.clientHeight >= list.scrollHeight - ROW; }, 50);
+      });
+      applyFilter();
+      connect();
+    }
+    if (LIVE) startLive(); else honourFragment();
 
     // The Redux DevTools extension, when the browser has it: the journal becomes one of its instances,
     // each entry an action with the state recorded after it. The extension lists what `send` gives it
@@ -429,4 +704,14 @@ enum ViewerPage {
     </body>
     </html>
     """#
+}
+
+extension JournalViewer {
+  /// The viewer page with no journal in it, which connects live: served by the inspector
+  /// (`chronicle-inspector`), it takes the token from its address, lists the app instances
+  /// connected and stored, and shows the chosen one's entries as they arrive
+  /// (docs/formats/live-link.md).
+  public static func liveHTML(title: String = "Chronicle inspector") -> String {
+    ViewerPage.html(title: title, data: "null")
+  }
 }
