@@ -19,6 +19,9 @@ let package = Package(
     .library(name: "ChronicleLogging", targets: ["ChronicleLogging"]),
     .library(name: "ChronicleDistributedTracing", targets: ["ChronicleDistributedTracing"]),
     .executable(name: "traced-counter", targets: ["TracedCounter"]),
+    // The app side of the live inspector (issue 26).
+    .library(name: "ChronicleLiveLink", targets: ["ChronicleLiveLink"]),
+    .executable(name: "inspected-counter", targets: ["InspectedCounter"]),
   ],
   dependencies: [
     .package(path: ".."),
@@ -29,6 +32,8 @@ let package = Package(
     .package(url: "https://github.com/swift-otel/swift-otel", from: "1.6.0", traits: ["OTLPHTTP"]),
     // The example and the end-to-end test run swift-otel's services and shut them down gracefully.
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+    // The live link's WebSocket client (and its tests' fake inspector).
+    .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
   ],
   targets: [
     .target(
@@ -88,6 +93,49 @@ let package = Package(
       ],
       // The receiver runs from the source tree, found beside the test's own file.
       exclude: ["otlp_receiver.py"]
+    ),
+
+    // MARK: The live link: the app side of the live inspector (issue 26)
+    .target(
+      name: "ChronicleLiveLink",
+      dependencies: [
+        .product(name: "ChronicleStore", package: library),
+        .product(name: "ChronicleInspection", package: library),
+        .product(name: "ChronicleTracer", package: library),
+        .product(name: "ChronicleFormats", package: library),
+        .product(name: "ChronicleTimeTravel", package: library),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+        .product(name: "NIOWebSocket", package: "swift-nio"),
+      ]
+    ),
+    .executableTarget(
+      name: "InspectedCounter",
+      dependencies: [
+        "ChronicleLiveLink",
+        .product(name: "ChronicleStore", package: library),
+        .product(name: "ChronicleInspection", package: library),
+        .product(name: "ChronicleTracer", package: library),
+        .product(name: "ChronicleFormats", package: library),
+        .product(name: "ChronicleTimeTravel", package: library),
+      ],
+      path: "Examples/InspectedCounter"
+    ),
+    .testTarget(
+      name: "ChronicleLiveLinkTests",
+      dependencies: [
+        "ChronicleLiveLink",
+        .product(name: "ChronicleStore", package: library),
+        .product(name: "ChronicleInspection", package: library),
+        .product(name: "ChronicleTracer", package: library),
+        .product(name: "ChronicleFormats", package: library),
+        .product(name: "ChronicleTimeTravel", package: library),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+        .product(name: "NIOWebSocket", package: "swift-nio"),
+      ]
     ),
   ],
   swiftLanguageModes: [.v6]
