@@ -22,6 +22,9 @@ let package = Package(
     // The live inspector (issue 26): the server as a library, and the command that runs it.
     .library(name: "ChronicleInspectorServer", targets: ["ChronicleInspectorServer"]),
     .executable(name: "chronicle-inspector", targets: ["ChronicleInspector"]),
+    // The app side of the live inspector: the link a store streams through, and an example app.
+    .library(name: "ChronicleLiveLink", targets: ["ChronicleLiveLink"]),
+    .executable(name: "inspected-counter", targets: ["InspectedCounter"]),
   ],
   dependencies: [
     .package(path: ".."),
@@ -32,7 +35,8 @@ let package = Package(
     .package(url: "https://github.com/swift-otel/swift-otel", from: "1.6.0", traits: ["OTLPHTTP"]),
     // The example and the end-to-end test run swift-otel's services and shut them down gracefully.
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
-    // The live inspector's HTTP and WebSocket server (and its tests' client).
+    // The live inspector's HTTP and WebSocket server, the live link's WebSocket client, and their
+    // tests' fake peers.
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
   ],
   targets: [
@@ -123,6 +127,48 @@ let package = Package(
       ],
       // The browser tests' scripts run from the source tree, found beside the tests' files.
       exclude: ["browser"]
+    ),
+    // MARK: The live link: the app side of the live inspector (issue 26)
+    .target(
+      name: "ChronicleLiveLink",
+      dependencies: [
+        .product(name: "ChronicleStore", package: library),
+        .product(name: "ChronicleInspection", package: library),
+        .product(name: "ChronicleTracer", package: library),
+        .product(name: "ChronicleFormats", package: library),
+        .product(name: "ChronicleTimeTravel", package: library),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+        .product(name: "NIOWebSocket", package: "swift-nio"),
+      ]
+    ),
+    .executableTarget(
+      name: "InspectedCounter",
+      dependencies: [
+        "ChronicleLiveLink",
+        .product(name: "ChronicleStore", package: library),
+        .product(name: "ChronicleInspection", package: library),
+        .product(name: "ChronicleTracer", package: library),
+        .product(name: "ChronicleFormats", package: library),
+        .product(name: "ChronicleTimeTravel", package: library),
+      ],
+      path: "Examples/InspectedCounter"
+    ),
+    .testTarget(
+      name: "ChronicleLiveLinkTests",
+      dependencies: [
+        "ChronicleLiveLink",
+        .product(name: "ChronicleStore", package: library),
+        .product(name: "ChronicleInspection", package: library),
+        .product(name: "ChronicleTracer", package: library),
+        .product(name: "ChronicleFormats", package: library),
+        .product(name: "ChronicleTimeTravel", package: library),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+        .product(name: "NIOWebSocket", package: "swift-nio"),
+      ]
     ),
   ],
   swiftLanguageModes: [.v6]

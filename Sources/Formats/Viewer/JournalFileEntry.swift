@@ -10,7 +10,7 @@ public struct JournalFileEntry: Sendable, Hashable {
   public var time: Int64
   /// The context label, if any.
   public var context: String?
-  /// The cause's kind: `user`, `effect`, `thunk`, `timer`, `middleware`, `stream` or `replay`.
+  /// The cause's kind: `user`, `effect`, `thunk`, `timer`, `middleware`, `stream`, `replay` or `inspector`.
   public var causeKind: String
   /// The sequence number of the action whose processing started the sender, if any.
   public var causeParent: UInt64?

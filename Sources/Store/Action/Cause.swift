@@ -8,7 +8,7 @@ public struct Cause: Sendable, Hashable, Codable, CustomStringConvertible {
   /// kinds of the work it starts.
   ///
   /// The store declares the kinds it starts itself (``user``, ``effect``, ``middleware``,
-  /// ``stream``); other modules add theirs (ChronicleMiddleware declares `thunk` and `timer`,
+  /// ``stream``, and ``inspector`` for actions a live inspector dispatches); other modules add theirs (ChronicleMiddleware declares `thunk` and `timer`,
   /// ChronicleTimeTravel declares `replay`), and so can an app:
   ///
   /// ```swift
@@ -53,6 +53,8 @@ public struct Cause: Sendable, Hashable, Codable, CustomStringConvertible {
     @inlinable public static var middleware: Kind { Kind("middleware") }
     /// Sent by an external stream bound to the store.
     @inlinable public static var stream: Kind { Kind("stream") }
+    /// Sent from a live inspector connected to the app (ChronicleLiveLink's `dispatch` command).
+    @inlinable public static var inspector: Kind { Kind("inspector") }
   }
 
   /// The kind of sender.

@@ -10,7 +10,7 @@ import ChronicleStore
 @usableFromInline
 enum CauseKindCodes {
   /// The kinds with fixed codes, in code order.
-  static let fixed = ["user", "effect", "middleware", "thunk", "timer", "stream", "replay"]
+  static let fixed = ["user", "effect", "middleware", "thunk", "timer", "stream", "replay", "inspector"]
 
   /// The code of the kinds met after the table filled up (65,529 other kinds), read back as
   /// ``overflowKind``.
@@ -60,6 +60,7 @@ extension Cause.Kind {
     case "timer": 4
     case "stream": 5
     case "replay": 6
+    case "inspector": 7
     default: CauseKindCodes.code(forOther: self)
     }
   }
