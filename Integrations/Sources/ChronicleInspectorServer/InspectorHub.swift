@@ -28,6 +28,12 @@ final class InspectorHub: @unchecked Sendable {
   private var nextCommand = 1
   /// The port bound, for the inspector's own Origins.
   private var port = 0
+  /// When the instances were last sent to the pages, and whether a later sending is scheduled:
+  /// entry counts change with every batch, and pages get them at most every
+  /// ``instancesInterval``.
+  private var instancesSent = NIODeadline.distantPast
+  private var instancesScheduled = false
+  static let instancesInterval = TimeAmount.milliseconds(200)
 
   func setPort(_ port: Int) { lock.withLock { self.port = port } }
   var boundPort: Int { lock.withLock { port } }
@@ -237,6 +243,7 @@ final class InspectorHub: @unchecked Sendable {
       }
       send(#"{"ack":{"n":"# + String(session.last) + "}}\n", toApp: app)
       forward(fresh, first: start, of: instance)
+      if fresh.contains(where: { $0.kind == "entry" }) { instancesChanged(on: app.channel.eventLoop) }
     }
     for line in lines where line.kind == "result" || line.kind == "status" {
       relay(line, from: app, instance: instance)
@@ -446,8 +453,27 @@ final class InspectorHub: @unchecked Sendable {
   }
 
   private func broadcastInstances() {
+    instancesSent = .now()
     let text = instancesLine()
     for pageID in pages.keys { send(text, to: pageID) }
+  }
+
+  /// Sends the instances (their entry counts changed) now if the last sending is
+  /// ``instancesInterval`` old, or else once it is; called with the lock held.
+  private func instancesChanged(on eventLoop: EventLoop) {
+    guard !instancesScheduled, !pages.isEmpty else { return }
+    let due = instancesSent + Self.instancesInterval
+    if due <= .now() {
+      broadcastInstances()
+      return
+    }
+    instancesScheduled = true
+    eventLoop.scheduleTask(deadline: due) { [self] in
+      lock.withLock {
+        instancesScheduled = false
+        broadcastInstances()
+      }
+    }
   }
 
   private func send(_ text: String, toApp app: AppConnection) {

@@ -153,7 +153,9 @@ def main():
                             "--stay")
             apps.append(streaming)
             streaming.expect("connected")
-            time.sleep(1.5)  # mid-stream: let a part of the 20,000 entries through first
+            # Mid-stream: killed once the inspector has acknowledged a part of the 20,000 entries
+            # (two numbered lines each), not all of them.
+            assert wait_until(lambda: int(streaming.ask("flushed?", r"flushed (\d+)").group(1)) >= 4_000, 60)
             inspector.send_signal(signal.SIGKILL)
             inspector.wait()
             restarted = subprocess.Popen([inspector_executable, "--data", data, "--port", str(port), "--token", token],
