@@ -153,6 +153,28 @@ final class Inspector {
 
   var cpu: UInt64 { cpuOfProcess(process.processIdentifier) }
 
+  /// The bytes of the numbered lines the session's `link.ndjson` holds (each stored as
+  /// `{"n":N,"line":L}`; `L` is the line as received, without its newline), per kind.
+  func linkLineBytes(_ instance: String) -> (entry: Int, state: Int, other: Int) {
+    guard
+      let text = try? String(
+        contentsOf: session(instance).appendingPathComponent("link.ndjson"), encoding: .utf8)
+    else { return (0, 0, 0) }
+    var bytes = (entry: 0, state: 0, other: 0)
+    for stored in text.split(separator: "\n") {
+      guard let start = stored.range(of: #","line":"#)?.upperBound else { continue }
+      let line = stored[start..<stored.index(before: stored.endIndex)]
+      if line.hasPrefix(#"{"entry":"#) {
+        bytes.entry += line.utf8.count
+      } else if line.hasPrefix(#"{"state":"#) {
+        bytes.state += line.utf8.count
+      } else {
+        bytes.other += line.utf8.count
+      }
+    }
+    return bytes
+  }
+
   func signal(_ number: Int32) { kill(process.processIdentifier, number) }
 
   func stop() {
@@ -325,8 +347,17 @@ func latency(_ inspector: Inspector, samples: Int, seconds: Double, rate: Double
         + " inspector CPU \(format(Double(inspector.cpu - inspector0) / 1e9)) s"
         + "  wire \(format(Double(wrote) / Double(count), 1)) B/entry"
         + " NDJSON \(format(Double(ndjson.bytes) / Double(max(1, ndjson.lines)), 1)) B/entry (\(ndjson.lines) lines)"
+        + breakdown(inspector, link.instance.id, entries: count)
         + "  load \(loadAverage())")
   }
+}
+
+/// What the lines received hold per entry, newlines included: entry lines, state lines, others.
+func breakdown(_ inspector: Inspector, _ instance: String, entries: Int) -> String {
+  let bytes = inspector.linkLineBytes(instance)
+  let per = { (value: Int) in format(Double(value + entries) / Double(max(1, entries)), 1) }
+  return " (lines per entry: entry \(per(bytes.entry)) + state \(per(bytes.state)) B"
+    + " + other \(format(Double(bytes.other) / Double(max(1, entries)), 2)) B)"
 }
 
 /// Items 3 and 5: entries per second, nothing dropped.
@@ -363,6 +394,7 @@ func throughput(_ inspector: Inspector, samples: Int, actions: Int, big: Bool) {
         + " inspector CPU \(format(Double(inspector.cpu - inspector0) / 1e9)) s"
         + "  wire \(format(Double(wrote) / Double(max(1, delivered)), 1)) B/entry"
         + " NDJSON \(format(Double(ndjson.bytes) / Double(max(1, ndjson.lines)), 1)) B/entry"
+        + breakdown(inspector, link.instance.id, entries: delivered)
         + "  load \(loadAverage())")
   }
 }
