@@ -7,7 +7,7 @@
 //   B=Integrations/.build/release
 //   $B/live-link-benchmark send       $B/chronicle-inspector [SAMPLES] [ACTIONS]   # 5 × 100,000
 //   $B/live-link-benchmark latency    $B/chronicle-inspector [SAMPLES] [SECONDS] [RATE]   # 3 × 5 s at 1,000/s
-//   $B/live-link-benchmark throughput $B/chronicle-inspector [SAMPLES] [ACTIONS] [big|default]
+//   $B/live-link-benchmark throughput $B/chronicle-inspector [SAMPLES] [ACTIONS] [big|default] [RATE]
 //   $B/live-link-benchmark stall      $B/chronicle-inspector [ACTIONS] [link|reference]
 //
 // - send: `send` with the tracer alone, then with the tracer and a connected link (same journal
@@ -17,7 +17,7 @@
 //   number every 100 µs and stamps each entry whose state line (its second line) is acknowledged.
 //   The inspector acknowledges a batch once it wrote it to `link.ndjson` and `journal.ndjson`:
 //   the figure is send → stored by the inspector → acknowledgement back at the app.
-// - throughput: ACTIONS as fast as `send` goes; entries per second from the first send to the
+// - throughput: ACTIONS as fast as `send` goes (or at RATE per second); entries per second from the first send to the
 //   acknowledgement of the last line, lines dropped, and the CPU seconds of app and inspector.
 //   `big` raises the stream's and the journal's limits to hold every entry; `default` keeps them.
 // - latency and throughput also print the bytes the app wrote to its socket (`wchar` of
@@ -361,10 +361,9 @@ func breakdown(_ inspector: Inspector, _ instance: String, entries: Int) -> Stri
 }
 
 /// Items 3 and 5: entries per second, nothing dropped.
-func throughput(_ inspector: Inspector, samples: Int, actions: Int, big: Bool) {
-  say(
-    "throughput: \(samples) samples × \(actions) actions as fast as send goes, limits \(big ? "big" : "default")"
-  )
+func throughput(_ inspector: Inspector, samples: Int, actions: Int, big: Bool, rate: Double) {
+  let pace = rate > 0 ? "at \(Int(rate))/s" : "as fast as send goes"
+  say("throughput: \(samples) samples × \(actions) actions \(pace), limits \(big ? "big" : "default")")
   for sample in 1...samples {
     let app =
       big
@@ -377,7 +376,15 @@ func throughput(_ inspector: Inspector, samples: Int, actions: Int, big: Bool) {
     let inspector0 = inspector.cpu
     let process0 = processCPU()
     let start = monotonic()
-    for _ in 0..<actions { app.store.send(.increment) }
+    for index in 0..<actions {
+      if rate > 0 {
+        // Paced: sleeps whenever more than half a millisecond ahead.
+        let due = start + UInt64(Double(index) / rate * 1e9)
+        let now = monotonic()
+        if due > now + 500_000 { usleep(UInt32((due - now) / 1_000)) }
+      }
+      app.store.send(.increment)
+    }
     let sent = monotonic() - start
     app.waitUntilAcknowledged()
     let elapsed = monotonic() - start
@@ -483,7 +490,7 @@ case "throughput":
   let inspector = Inspector(executable: executable)
   throughput(
     inspector, samples: Int(number(0, 3)), actions: Int(number(1, 300_000)),
-    big: arguments.count > 2 && arguments[2] == "big")
+    big: arguments.count > 2 && arguments[2] == "big", rate: number(3, 0))
   inspector.stop()
 case "stall":
   let linked = !(arguments.count > 1 && arguments[1] == "reference")
