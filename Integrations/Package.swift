@@ -25,6 +25,9 @@ let package = Package(
     // The app side of the live inspector: the link a store streams through, and an example app.
     .library(name: "ChronicleLiveLink", targets: ["ChronicleLiveLink"]),
     .executable(name: "inspected-counter", targets: ["InspectedCounter"]),
+    // Measures the live link against a real inspector (BENCHMARKS.md, "Live inspector: the app
+    // side"); not a test, run by hand in a release build.
+    .executable(name: "live-link-benchmark", targets: ["LiveLinkBenchmark"]),
   ],
   dependencies: [
     .package(path: ".."),
@@ -154,6 +157,18 @@ let package = Package(
         .product(name: "ChronicleTimeTravel", package: library),
       ],
       path: "Examples/InspectedCounter"
+    ),
+    // The live link's benchmark (issue 26, "Performance"): a store linked to a real
+    // `chronicle-inspector` process, against the tracer alone in the same run.
+    .executableTarget(
+      name: "LiveLinkBenchmark",
+      dependencies: [
+        "ChronicleLiveLink",
+        .product(name: "ChronicleStore", package: library),
+        .product(name: "ChronicleTracer", package: library),
+        .product(name: "ChronicleFormats", package: library),
+      ],
+      path: "Benchmarks/LiveLinkBenchmark"
     ),
     .testTarget(
       name: "ChronicleLiveLinkTests",
