@@ -123,7 +123,14 @@ public enum TestSourceGenerator {
       lines.insert(
         "  // <redacted> marks a secret the recording hid: put a test value in its place.", at: redactedNote)
     }
-    lines += [
+    lines += TestSourceGenerator.closing(stateType: stateType)
+    return lines.joined(separator: "\n")
+  }
+
+  /// The end of a generated test: the closing brace of its function, and the helper that decodes
+  /// the recorded states it compares with.
+  static func closing(stateType: String) -> [String] {
+    [
       "}",
       "",
       "/// Decodes a recorded state from its JSON.",
@@ -132,7 +139,6 @@ public enum TestSourceGenerator {
       "}",
       "",
     ]
-    return lines.joined(separator: "\n")
   }
 
   /// The statements that turn `old` into `new` inside a `send` or `receive` closure, and

@@ -79,15 +79,7 @@ enum ExplorationTestSource {
         lines.append("  // The run ends where \(failure.kind): check it here.")
       }
     }
-    lines += [
-      "}",
-      "",
-      "/// Decodes a recorded state from its JSON.",
-      "private func decode(_ json: String) throws -> \(stateType) {",
-      "  try JSONDecoder().decode(\(stateType).self, from: Data(json.utf8))",
-      "}",
-      "",
-    ]
+    lines += TestSourceGenerator.closing(stateType: stateType)
     return lines.joined(separator: "\n")
   }
 
