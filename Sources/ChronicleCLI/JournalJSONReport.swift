@@ -1,8 +1,8 @@
 import ChronicleFormats
 
 /// What `summary`, `show` and `filter` print with `--json`: one JSON object on one line, its
-/// shape documented in README ("chronicle --json"). Members are always present (`null` when the
-/// file does not say), in the order written here.
+/// shape documented in the ChronicleFormats article "The chronicle tool". Members are always
+/// present (`null` when the file does not say), in the order written here.
 enum JournalJSONReport {
   static func summary(_ summary: JournalSummary) -> String {
     /// Most frequent first, then by name (entries without a context last among equals).
