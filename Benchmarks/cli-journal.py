@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# The journal BENCHMARKS.md times the `chronicle` tool on ("The CLI (issue 12)"):
+# The journal Benchmarks/HISTORY.md times the `chronicle` tool on ("The CLI (issue 12)"):
 #   python3 Benchmarks/cli-journal.py FILE [ENTRIES]
 # A Journal JSON with every state (25,000 entries: 30.6 MB), shaped like the demo's: a todo
 # list of 15 to 25 items, each action adding, toggling or removing one.

@@ -3,7 +3,8 @@
 # the benchmark targets in release mode) and prints, per scenario, the nanoseconds per action,
 # the ratio to the floor and the mallocs per action, judged against the targets in BENCHMARKS.md;
 # then, for the time-travel scenarios, the time per jump, the replay rate in actions per second
-# and the journal's peak resident memory.
+# and the journal's peak resident memory. Exits with status 1 when a target is missed by more
+# than the noise margin (NOISE_MARGIN below, documented in BENCHMARKS.md, "Checked in CI").
 #
 #   Benchmarks/run.sh                 # everything
 #   Benchmarks/run.sh --filter 'send/.*'   # extra arguments go to `swift package benchmark run`
@@ -115,7 +116,7 @@ JUMP_TARGET_MS = 1.0                 # timetravel/jump: p50 per jump
 REPLAY_TARGET_PER_SECOND = 10e6      # replay/verify: p50 rate
 MEMORY_TARGET_MB = 256               # journal/memory-*: worst peak resident memory (MB = 10^6 bytes)
 
-# Targets (BENCHMARKS.md, "Targets"): the largest allowed ratio of p50 to the p50 of `floor`.
+# Targets (BENCHMARKS.md, "Current figures"): the largest allowed ratio of p50 to the p50 of `floor`.
 TARGETS = {"send/no-middleware": 10.0, "send/3-middlewares": 12.0, "send/1-observer": 15.0,
            "tracer/record": 25.0, "tracer/record-growing": 25.0}
 
@@ -153,6 +154,39 @@ CPU_MEASURED = {"journal/100KB-state", "journal/100KB-state-uncapped", "timetrav
 
 # Byte units the JMH export may scale memory metrics to.
 UNIT_BYTES = {"B": 1, "#": 1, "K": 1_000, "KB": 1_000, "M": 1_000_000, "MB": 1_000_000, "G": 1e9, "GB": 1e9}
+
+
+# A timing target missed by more than NOISE_MARGIN of itself fails the run (exit status 1); one
+# missed by less is reported as missed within noise. 15%: with unchanged code, the floor's
+# bimodality moves every ×floor ratio by 15% between runs, and same-run ratios to other references
+# moved by up to 11% (BENCHMARKS.md, "Checked in CI"). Counts (mallocs) have no margin.
+NOISE_MARGIN = 0.15
+MISSED_WITHIN_NOISE, FAILED = [], []
+
+
+def le(value, limit, what):
+    """value ≤ limit; a miss beyond the noise margin is a failure."""
+    if value <= limit:
+        return True
+    (FAILED if value > limit * (1 + NOISE_MARGIN) else MISSED_WITHIN_NOISE).append(
+        f"{what}: {value:.4g} against at most {limit:.4g}")
+    return False
+
+
+def ge(value, limit, what):
+    """value ≥ limit; a miss beyond the noise margin is a failure."""
+    if value >= limit:
+        return True
+    (FAILED if value < limit * (1 - NOISE_MARGIN) else MISSED_WITHIN_NOISE).append(
+        f"{what}: {value:.4g} against at least {limit:.4g}")
+    return False
+
+
+def exact(met, what):
+    """A count or a measurement that must be there: no margin."""
+    if not met:
+        FAILED.append(what)
+    return met
 
 
 def percentile(values, p):
@@ -216,37 +250,37 @@ for name in ORDER + sorted(set(rows) - set(ORDER)):
     ratio_bare = r["p50"] / bare if bare else float("nan")
     target = ""
     if name in TARGETS:
-        met = ratio <= TARGETS[name]
+        met = le(ratio, TARGETS[name], f"{name} × floor")
         target = f"≤ {TARGETS[name]:g}× floor: {'met' if met else 'NOT met'}"
         verdicts.append(met)
     if name == "send/allocations":
-        met = r["mallocs"] == 0
+        met = exact(r["mallocs"] == 0, f"{name}: {r['mallocs']} mallocs per send, not 0")
         target = f"0 mallocs/send: {'met' if met else 'NOT met'}"
         verdicts.append(met)
     if name == "logger/predicate-rejects" and "send/no-middleware" in rows:
         extra = r["p50"] - rows["send/no-middleware"]["p50"]
-        met = extra <= 2.0
+        met = le(extra, 2.0, f"{name} ns over send/no-middleware")
         target = f"≤ 2 ns over send: {extra:+.1f} ns, {'met' if met else 'NOT met'}"
         verdicts.append(met)
     if name == "control/one-malloc":
-        works = r["mallocs_min"] >= 1
+        works = exact(r["mallocs_min"] >= 1, f"{name}: the malloc counter does not count")
         target = f"control, expect 1: malloc counting {'works' if works else 'DOES NOT WORK'}"
         verdicts.append(works)
     if name == "timetravel/jump":
         ms = r["p50"] / 1e6
-        met = ms <= JUMP_TARGET_MS
+        met = le(ms, JUMP_TARGET_MS, f"{name} ms per jump")
         target = f"≤ {JUMP_TARGET_MS:g} ms per jump: {ms * 1e3:.1f} µs, {'met' if met else 'NOT met'}"
         verdicts.append(met)
     if name == "replay/verify":
         rate = 1e9 / r["p50"]
-        met = rate >= REPLAY_TARGET_PER_SECOND
+        met = ge(rate, REPLAY_TARGET_PER_SECOND, f"{name} actions/s")
         target = (f"≥ {REPLAY_TARGET_PER_SECOND / 1e6:g}M actions/s: {rate / 1e6:.1f}M/s, "
                   f"{'met' if met else 'NOT met'}")
         verdicts.append(met)
     for scenario, reference, allowed in RELATIVE:
         if name == scenario and reference in rows:
             relative = r["p50"] / rows[reference]["p50"]
-            met = relative <= allowed
+            met = le(relative, allowed, f"{name} × {reference}")
             target += f"{'; ' if target else ''}≤ {allowed:g}× {reference}: {relative:.2f}×, {'met' if met else 'NOT met'}"
             verdicts.append(met)
     # Issue 12: the floor under the sink's encoding of a new action, against the tracer alone.
@@ -254,13 +288,13 @@ for name in ORDER + sorted(set(rows) - set(ORDER)):
         target = f"{r['p50'] / rows['tracer/record-tally']['p50']:.2f}× tracer/record-tally (a reference, no target)"
     if name.startswith("journal/100KB"):
         mb = r.get("peak_rss_mb")
-        met = mb is not None and mb <= LARGE_STATE_PEAK_MB
+        met = exact(mb is not None, f"{name}: peak not measured") and le(mb, LARGE_STATE_PEAK_MB, f"{name} MB peak")
         found = "not measured" if mb is None else f"{mb:.1f} MB"
         target = f"≤ {LARGE_STATE_PEAK_MB:.1f} MB peak resident: {found}, {'met' if met else 'NOT met'}"
         verdicts.append(met)
     if name.startswith("journal/memory"):
         mb = r.get("peak_rss_mb")
-        met = mb is not None and mb < MEMORY_TARGET_MB
+        met = exact(mb is not None, f"{name}: peak not measured") and le(mb, MEMORY_TARGET_MB, f"{name} MB peak")
         found = "not measured" if mb is None else f"{mb:.1f} MB"
         target = f"< {MEMORY_TARGET_MB} MB peak resident: {found}, {'met' if met else 'NOT met'}"
         verdicts.append(met)
@@ -338,14 +372,14 @@ if exports:
         line = (f"  {name:<30} CPU {rates[len(rates) // 2]:6.1f} MB/s [{rates[0]:.1f}-{rates[-1]:.1f}], "
                 f"wall {walls[len(walls) // 2]:6.1f} MB/s over {len(rates)} samples")
         if name.startswith("export/journal-json"):
-            met = rates[len(rates) // 2] >= 150
+            met = ge(rates[len(rates) // 2], 150, f"{name} CPU MB/s")
             line += f" (target ≥ 150 MB/s of CPU time: {'met' if met else 'NOT met'})"
             verdicts.append(met)
         print(line)
     small, large = EXPORTS.get("export/ndjson-stream-100k"), EXPORTS.get("export/ndjson-stream-1000k")
     if small and large:
         growth = (large[4] - small[4]) / 1e6
-        met = growth < 8
+        met = le(growth, 8, "NDJSON streaming peak growth MB")
         print(f"  NDJSON streaming: peak resident {growth:+.1f} MB from 100,000 to 1,000,000 entries "
               f"(must not grow with the entries: {'met' if met else 'NOT met'})")
         verdicts.append(met)
@@ -357,7 +391,7 @@ if IMPORTS:
     for name, (entries, size, cpu, python) in sorted(IMPORTS.items()):
         ours, theirs = sorted(c / 1e9 for c in cpu), sorted(c / 1e9 for c in python)
         median, reference = ours[len(ours) // 2], theirs[len(theirs) // 2]
-        met = median <= 0.5 * reference
+        met = le(median / reference, 0.5, f"{name} × python3")
         print(f"  {name:<34} {entries:>9,} entries, {size / 1e6:.0f} MB: CPU {median:.2f} s "
               f"[{ours[0]:.2f}-{ours[-1]:.2f}], python3 {reference:.2f} s [{theirs[0]:.2f}-{theirs[-1]:.2f}] "
               f"over {len(ours)} samples each: {median / reference:.2f}× python (target 0.5: "
@@ -385,7 +419,7 @@ if SINKS:
                 f"{f' = {s_med / base[0]:5.2f}×' if base else ''}; process {p_med:8.1f} [{p_lo:.1f}-{p_hi:.1f}]"
                 f"{f' = {p_med / base[1]:5.2f}×' if base else ''} over {len(sender)} iterations")
         if base and name.startswith("sink/"):
-            met = s_med / base[0] <= 10
+            met = le(s_med / base[0], 10, f"{name} sending thread × tracer")
             line += (f" (sending thread ≤ 10×: {'met' if met else 'NOT met'};"
                      f" process ≤ 10×: {'yes' if p_med / base[1] <= 10 else 'no'})")
             verdicts.append(met)
@@ -399,7 +433,9 @@ if VIEWER:
         cpu_s = sorted(c / 1e9 for c in cpu)
         median = cpu_s[len(cpu_s) // 2]
         cpu_target = 5 if entries <= 20_000 else 30
-        met = median <= cpu_target and (entries > 20_000 or peak / 1e6 <= 400) and (entries < 100_000 or size < 40e6)
+        met = all([le(median, cpu_target, f"{name} CPU s"),
+                   entries > 20_000 or le(peak / 1e6, 400, f"{name} MB peak"),
+                   entries < 100_000 or le(size / 1e6, 40, f"{name} MB page")])
         print(f"  {name:<34} {entries:>7,} entries: CPU {median:.2f} s [{cpu_s[0]:.2f}-{cpu_s[-1]:.2f}] "
               f"over {len(cpu_s)} samples, {size / 1e6:.1f} MB page, peak resident {peak / 1e6:.0f} MB "
               f"(target {cpu_target} s{', 400 MB' if entries <= 20_000 else ', 40 MB page'}: "
@@ -414,7 +450,7 @@ if VIEWER:
             times = [float(x) for x in re.findall(r"opened in ([\d.]+) s", opened.stdout)]
             if times:
                 times.sort()
-                met = times[len(times) // 2] < 5
+                met = le(times[len(times) // 2], 5, f"{name} opens in Chromium, s")
                 print(f"  {'':<34} opens in headless Chromium in {times[len(times) // 2]:.2f} s "
                       f"[{times[0]:.2f}-{times[-1]:.2f}] over {len(times)} samples "
                       f"(target under 5 s: {'met' if met else 'NOT met'})")
@@ -434,7 +470,7 @@ if explored:
             seconds = r["p50"] / 1e9
             line = f"  {name:<34} {seconds:.3f} s per shrink (p0 {r['p0'] / 1e9:.3f}, p99 {r['p99'] / 1e9:.3f})"
             unit, limit = EXPLORATION_TARGETS[name]
-            met = seconds < limit
+            met = le(seconds, limit, f"{name} s per shrink")
             line += f" (target < {limit:g} s: {'met' if met else 'NOT met'})"
             verdicts.append(met)
         else:
@@ -442,7 +478,7 @@ if explored:
             line = f"  {name:<34} {rate:,.0f} steps/s ({r['p50']:.1f} ns per step; p0 {1e9 / r['p0']:,.0f} steps/s)"
             if name in EXPLORATION_TARGETS:
                 unit, limit = EXPLORATION_TARGETS[name]
-                met = rate >= limit
+                met = ge(rate, limit, f"{name} steps/s")
                 line += f" (target ≥ {limit:,.0f} steps/s: {'met' if met else 'NOT met'})"
                 verdicts.append(met)
         print(line)
@@ -452,4 +488,10 @@ print(f"bare  = the same increment without returning an Effect.")
 print(f"benchmark run (build + measurement): {elapsed} s; raw results: {path}")
 if verdicts and not all(verdicts):
     print("some targets were NOT met")
+for miss in MISSED_WITHIN_NOISE:
+    print(f"missed within the {NOISE_MARGIN:.0%} noise margin (does not fail the run): {miss}")
+for miss in FAILED:
+    print(f"FAILED (missed by more than the {NOISE_MARGIN:.0%} noise margin, or a count): {miss}")
+if FAILED:
+    sys.exit(1)
 PY

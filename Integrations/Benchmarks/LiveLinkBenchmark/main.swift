@@ -1,6 +1,6 @@
 // live-link-benchmark: measures the app side of the live inspector (issue 26, "Performance")
 // against a real `chronicle-inspector` process, each figure beside a reference taken in the same
-// run. Not a test: it prints figures, which BENCHMARKS.md ("Live inspector: the app side") records.
+// run. Not a test: it prints figures, which Benchmarks/HISTORY.md ("Live inspector: the app side") records.
 //
 //   swift build -c release --package-path Integrations --product chronicle-inspector
 //   swift build -c release --package-path Integrations --product live-link-benchmark

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The 100,000-entry burst into the open inspector page (BENCHMARKS.md, "Live inspector").
+"""The 100,000-entry burst into the open inspector page (Benchmarks/HISTORY.md, "Live inspector").
 
     python3 burst_benchmark.py INSPECTOR_EXECUTABLE [ENTRIES] [SAMPLES]
 
