@@ -18,7 +18,7 @@ extension Store {
   /// ```
   ///
   /// `value` is usually a key path literal (`\.count`), which Swift turns into a function; it is
-  /// a function rather than a `KeyPath` because applying a `KeyPath` costs ~30 ns per action.
+  /// a function rather than a `KeyPath` because applying a `KeyPath` costs more per action (`send/1-observer`).
   /// Callbacks run on the thread that processed the action, in order, one at a time; actions
   /// they send are queued. Observing or cancelling from inside a callback is allowed.
   ///
@@ -136,9 +136,9 @@ extension Store {
     storage.pointee.removeObservers { !$0.isActive }
   }
 
-  // Inlinable: unspecialized, each call looked up generic metadata twice (~250 ns with one observer).
+  // Inlinable: unspecialized, each call looked up generic metadata twice (`send/1-observer`).
   // Never inlined: it is called from three places in `process`, which is always inlined into
-  // `send`, and inlined copies of it made `send` with one observer 4 ns slower.
+  // `send`, and inlined copies of it made `send/1-observer` slower.
   @inlinable @inline(never)
   func notifyObservers() {
     // No copy of the array (that costs a retain and release per action): observers added by a

@@ -13,9 +13,9 @@ import Synchronization
 /// Nanoseconds from a monotonic clock: the tracer's timeline.
 ///
 /// The tracer reads the time twice per action (before and after the rest of the chain), so the
-/// read is the largest part of recording. `ContinuousClock.now` costs about 65 ns on Linux (it
-/// reads `CLOCK_BOOTTIME`) and `clock_gettime(CLOCK_MONOTONIC)` about 28 ns; the CPU's invariant
-/// cycle counter (x86 TSC, ARM64 `CNTVCT_EL0`) about 11 ns. So on Linux, where the kernel itself
+/// read is the largest part of recording. On Linux `ContinuousClock.now` (it
+/// reads `CLOCK_BOOTTIME`) costs more than `clock_gettime(CLOCK_MONOTONIC)`, and that more than
+/// the CPU's invariant cycle counter (x86 TSC, ARM64 `CNTVCT_EL0`): `tracer/record`. So on Linux, where the kernel itself
 /// keeps time with that counter, readings are ticks converted to `CLOCK_MONOTONIC` nanoseconds.
 /// Elsewhere, or when the kernel does not trust the counter (its clock source is not `tsc` on
 /// x86), the system clock is read directly.

@@ -6,7 +6,7 @@ import ChronicleStore
 ///
 /// A journal created with a ``Reducer`` forms it in the client (``Journal/init(initialState:reducer:configuration:)``
 /// is inlinable), specialized with the reducer inlined in it, as `Replay.verify`'s loop is: called
-/// through the reducer closure instead, each step paid a closure call (26 ns a step against 8 ns).
+/// through the reducer closure instead, each step paid a closure call (`timetravel/jump-replay-step`).
 @usableFromInline
 package typealias ReplayLoop<State: Sendable, Action: Sendable> =
   @Sendable (_ state: inout State, _ content: JournalContent<State, Action>, _ range: Range<Int>) -> Void

@@ -63,7 +63,7 @@ extension Journal {
     /// dictionaries it can be under it by up to about 2×. Sampling misses a change inside an
     /// element outside the sample (one inner array of an array of arrays). A state without
     /// references costs no reflection. A state of many values (a walk of 200 structs of two
-    /// strings takes about 40 µs) is walked only every few checkpoints, at least every 16th; the
+    /// strings, `tracer/record-app-state`) is walked only every few checkpoints, at least every 16th; the
     /// checkpoints between count what the last walk found, so a state that grows fast is
     /// undercounted until the next walk. Give your own function when the state's size is known
     /// more cheaply or more exactly.
