@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Makes docs/images/viewer.png: the HTML viewer page `swift run chronicle-demo` writes, in
-headless Chromium, on the entry of the login form (whose password is redacted).
+headless Chromium, on entry #17, the login form's password (redacted in the diff and the state).
 
     python3 docs/images/viewer-screenshot.py [VIEWER.html] [OUTPUT.png]
 
@@ -34,10 +34,9 @@ try:
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=browser_path, args=["--no-sandbox", "--disable-gpu"])
         page = browser.new_page(viewport={"width": 1280, "height": 720})
-        # `#filter=` and `#select=` are the page's own deep links; the login entries show a redacted diff.
-        page.goto(page_path.as_uri() + "#filter=login")
-        page.wait_for_selector(".row", timeout=20_000)
-        page.locator(".row").last.click()
+        # `#select=N` is the page's own deep link to entry #N.
+        page.goto(page_path.as_uri() + "#select=17")
+        page.wait_for_selector(".row.selected", timeout=20_000)
         page.wait_for_timeout(200)
         page.screenshot(path=str(output))
         browser.close()
