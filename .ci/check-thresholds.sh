@@ -3,11 +3,11 @@
 # scenarios, and the bytes the tracer allocates per iteration (1,000 recorded entries), against
 # the files in Benchmarks/Thresholds/ (one JSON file per scenario, the harness's own format). Both
 # are counted exactly by the harness's malloc interposer and the check has no tolerance: a count
-# above its file fails, and so does one below (write the files again). The harness compares the
-# p90 of the iterations, kept to three significant digits (exact up to 2,047 per iteration).
+# above its file fails, and so does one below (write the files again). What is compared is the
+# p90 of the iterations, kept by the harness to three significant digits (exact up to 2,047).
 # `control/one-malloc` allocates one object per action, so a counter that stopped counting fails.
 #
-#   .ci/check-thresholds.sh            # check (exit 1 when a count differs from its file)
+#   .ci/check-thresholds.sh            # check: exit 1 when a count differs from its file
 #   .ci/check-thresholds.sh --update   # measure and write the files, to commit
 #
 # It builds the benchmarks in release mode (the harness's plugin does) and runs each scenario
