@@ -58,13 +58,13 @@ let package = Package(
     // Every file format's one reader and one writer, and the viewer; its JSON core is internal.
     .target(
       name: "ChronicleFormats",
-      dependencies: ["ChronicleStore", "ChronicleInspection", "ChronicleLocks", "ChronicleTracer"],
+      dependencies: [
+        "ChronicleStore", "ChronicleInspection", "ChronicleLocks", "ChronicleTracer", "ChronicleTimeTravel",
+      ],
       path: "Sources/Formats"),
     .target(
       name: "ChronicleTimeTravel",
-      dependencies: [
-        "ChronicleStore", "ChronicleInspection", "ChronicleLocks", "ChronicleTracer", "ChronicleFormats",
-      ],
+      dependencies: ["ChronicleStore", "ChronicleInspection", "ChronicleLocks", "ChronicleTracer"],
       path: "Sources/TimeTravel"),
     .target(
       name: "Chronicle",
@@ -90,13 +90,15 @@ let package = Package(
       path: "Sources/ChronicleCLI"),
     // Opens the HTML viewer in headless Chromium (skipped, with a message, where it is missing).
     .testTarget(
-      name: "ViewerTests", dependencies: ["ChronicleStore", "ChronicleTracer", "ChronicleFormats"],
+      name: "ViewerTests",
+      dependencies: ["ChronicleInspection", "ChronicleStore", "ChronicleTracer", "ChronicleFormats"],
       path: "Tests/ViewerTests"),
     // Runs the `chronicle` and `chronicle-demo` executables (depending on them gets them built).
     // Its leak test also runs a feature through the logger, TestStore and replay.
     .testTarget(
       name: "CLITests",
       dependencies: [
+        "ChronicleInspection",
         "ChronicleCLI", "Demo", "ChronicleStore", "ChronicleTracer", "ChronicleFormats",
         "ChronicleMiddleware",
         "ChronicleTimeTravel",
@@ -109,7 +111,8 @@ let package = Package(
       name: "PersistenceCrashWriter", dependencies: ["ChronicleStore", "ChroniclePersistence"],
       path: "Tests/PersistenceCrashWriter"),
     // Helpers shared by the test targets (not a product).
-    .target(name: "ChronicleTestSupport", dependencies: ["ChronicleLocks"], path: "Tests/Support"),
+    .target(
+      name: "ChronicleTestSupport", dependencies: ["ChronicleLocks", "ChronicleStore"], path: "Tests/Support"),
     .testTarget(
       name: "InspectionTests", dependencies: ["ChronicleInspection", "ChronicleTestSupport"],
       path: "Tests/InspectionTests"),
@@ -118,7 +121,10 @@ let package = Package(
       path: "Tests/ClocksTests"),
     .testTarget(
       name: "PersistenceTests",
-      dependencies: ["ChroniclePersistence", "ChronicleStore", "ChronicleInspection", "ChronicleClocks"],
+      dependencies: [
+        "ChroniclePersistence", "ChronicleStore", "ChronicleInspection", "ChronicleClocks",
+        "ChronicleTestSupport",
+      ],
       path: "Tests/PersistenceTests"),
     .testTarget(
       name: "StoreTests",
@@ -136,6 +142,7 @@ let package = Package(
     .testTarget(
       name: "TestingTests",
       dependencies: [
+        "ChronicleInspection", "ChronicleTracer",
         "ChronicleStore", "ChronicleTimeTravel", "ChronicleTesting", "ChronicleClocks", "ChronicleMiddleware",
         "ChronicleFormats",
       ],
@@ -156,6 +163,7 @@ let package = Package(
     .testTarget(
       name: "FormatsTests",
       dependencies: [
+        "ChronicleInspection",
         "ChronicleStore", "ChronicleTracer", "ChronicleFormats", "ChronicleTestSupport", "TracerFixtures",
         "ChronicleMiddleware",
       ],
@@ -169,7 +177,7 @@ let package = Package(
       path: "Tests/TimeTravelTests"),
     // The child process of FormatsTests' crash test: appends to an NDJSON journal until killed.
     .executableTarget(
-      name: "TracerCrashWriter", dependencies: ["ChronicleTracer", "ChronicleFormats"],
+      name: "TracerCrashWriter", dependencies: ["ChronicleStore", "ChronicleTracer", "ChronicleFormats"],
       path: "Tests/TracerCrashWriter"),
   ],
   swiftLanguageModes: [.v6]

@@ -47,6 +47,7 @@ let package = Package(
       name: "ChronicleLogging",
       dependencies: [
         .product(name: "ChronicleMiddleware", package: library),
+        .product(name: "ChronicleStore", package: library),
         .product(name: "Logging", package: "swift-log"),
       ]
     ),

@@ -1,5 +1,8 @@
+import ChronicleFormats
+import ChronicleInspection
 import ChronicleStore
 import ChronicleTimeTravel
+import ChronicleTracer
 import Foundation
 
 /// Replays a journal file recorded by an app into `reducer`, and fails the test — at the line

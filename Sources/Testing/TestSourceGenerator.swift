@@ -1,6 +1,9 @@
+import ChronicleFormats
+import ChronicleInspection
 import ChronicleMiddleware
 import ChronicleStore
 import ChronicleTimeTravel
+import ChronicleTracer
 import Foundation
 
 /// Writes a Swift Testing test from a range of a recorded journal: the run as a ``TestStore``

@@ -1,4 +1,5 @@
 import ChronicleFormats
+import ChronicleInspection
 import ChronicleMiddleware
 import ChronicleStore
 import ChronicleTesting

@@ -1,5 +1,6 @@
 import ChronicleMiddleware
 import ChronicleStore
+import ChronicleTestSupport
 import Foundation
 import Testing
 import TracerFixtures

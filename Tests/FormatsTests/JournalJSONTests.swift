@@ -1,4 +1,5 @@
 import ChronicleStore
+import ChronicleTestSupport
 import Foundation
 import Testing
 import TracerFixtures
@@ -44,11 +45,11 @@ func recordedRun(checkpointInterval: Int = 3) async -> (CounterJournal, CounterS
         "state", "action", "origin", "checkpointInterval", "firstIndex", "entryCount", "effectCount",
       ])
     let state = try #require(meta["state"] as? [String: Any])
-    #expect(state["type"] as? String == "TracerFixtures.Counter.State")
+    #expect(state["type"] as? String == "ChronicleTestSupport.Counter.State")
     #expect(state["shape"] as? String == "count: Int, log: Array<String>")
     #expect(state["encodable"] as? Bool == true)
     let action = try #require(meta["action"] as? [String: Any])
-    #expect(action["type"] as? String == "TracerFixtures.Counter.Action")
+    #expect(action["type"] as? String == "ChronicleTestSupport.Counter.Action")
     #expect(meta["checkpointInterval"] as? Int == 3)
     #expect(meta["firstIndex"] as? Int == 0)
     #expect(meta["entryCount"] as? Int == 9)

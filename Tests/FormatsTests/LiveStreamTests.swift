@@ -1,4 +1,6 @@
+import ChronicleInspection
 import ChronicleStore
+import ChronicleTestSupport
 import Foundation
 import Synchronization
 import Testing

@@ -1,4 +1,5 @@
 import ChronicleStore
+import ChronicleTestSupport
 import Foundation
 import Testing
 import TracerFixtures

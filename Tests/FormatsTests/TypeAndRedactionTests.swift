@@ -1,4 +1,6 @@
+import ChronicleInspection
 import ChronicleStore
+import ChronicleTestSupport
 import Foundation
 import Testing
 import TracerFixtures
@@ -62,8 +64,8 @@ private enum Reading: Codable, Sendable, Equatable { case value(Double) }
     let data = journal.snapshot().journalJSON()
     #expect(
       throws: JournalImportError.typeMismatch(
-        .state, expected: "FormatsTests.OtherState", found: "TracerFixtures.Counter.State",
-        difference: "expected type FormatsTests.OtherState, found TracerFixtures.Counter.State")
+        .state, expected: "FormatsTests.OtherState", found: "ChronicleTestSupport.Counter.State",
+        difference: "expected type FormatsTests.OtherState, found ChronicleTestSupport.Counter.State")
     ) {
       try Journal<OtherState, Counter.Action>(journalJSON: data, reducer: Reduce { _, _ in .none })
     }
@@ -71,7 +73,7 @@ private enum Reading: Codable, Sendable, Equatable { case value(Double) }
       try Journal<Counter.State, String>(journalJSON: data, reducer: Reduce { _, _ in .none })
     } throws: { error in
       guard
-        case .typeMismatch(.action, "Swift.String", "TracerFixtures.Counter.Action", _) = error
+        case .typeMismatch(.action, "Swift.String", "ChronicleTestSupport.Counter.Action", _) = error
           as? JournalImportError
       else { return false }
       return true
@@ -90,7 +92,7 @@ private enum Reading: Codable, Sendable, Equatable { case value(Double) }
         return false
       }
       return difference
-        == "TracerFixtures.Counter.State changed: the file has limit: Int that TracerFixtures.Counter.State does not"
+        == "ChronicleTestSupport.Counter.State changed: the file has limit: Int that ChronicleTestSupport.Counter.State does not"
     }
   }
 

@@ -1,5 +1,6 @@
 import ChronicleClocks
 import ChronicleMiddleware
+import ChronicleStore
 import ChronicleTestSupport
 import Testing
 

@@ -1,4 +1,6 @@
+import ChronicleInspection
 import ChronicleMiddleware
+import ChronicleStore
 import ChronicleTestSupport
 import Foundation
 import Testing

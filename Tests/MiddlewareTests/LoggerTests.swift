@@ -1,4 +1,6 @@
+import ChronicleInspection
 import ChronicleLocks
+import ChronicleStore
 import ChronicleTestSupport
 import Foundation
 import Testing

@@ -1,5 +1,6 @@
 import ChronicleLocks
 import ChronicleMiddleware
+import ChronicleStore
 import ChronicleTestSupport
 
 // Locks are `SanitizerVisibleMutex`: ThreadSanitizer cannot see `Mutex`'s ordering on Linux.
@@ -39,21 +40,6 @@ enum Feed {
     case .start:
       return .none
     }
-  }
-}
-
-/// A middleware that records each action with its sequence number and cause (`e1`: the serial of
-/// the effect that sent it), and the effect events it sees.
-func causeRecorder<State: Sendable, Action: Sendable>(
-  _ recorder: Recorder<String>, events: Recorder<String>? = nil
-) -> AnyMiddleware<State, Action> {
-  AnyMiddleware(name: "causes") { action, context, next in
-    let metadata = context.metadata
-    let serial = metadata.cause.effect.map { " e\($0)" } ?? ""
-    recorder.append("#\(metadata.sequence) \(action) \(metadata.cause)\(serial)")
-    next(action)
-  } event: { event, _ in
-    events?.append("\(event.phase) e\(event.effect) \(event.cause)")
   }
 }
 

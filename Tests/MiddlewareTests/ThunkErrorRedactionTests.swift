@@ -1,3 +1,4 @@
+import ChronicleInspection
 import ChronicleMiddleware
 import ChronicleStore
 import ChronicleTestSupport

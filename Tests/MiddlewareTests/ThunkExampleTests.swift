@@ -1,4 +1,5 @@
 import ChronicleMiddleware
+import ChronicleStore
 import Testing
 
 // The thunk example of the README: a todo list loaded through an API dependency.

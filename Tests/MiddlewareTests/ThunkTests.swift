@@ -1,4 +1,5 @@
 import ChronicleMiddleware
+import ChronicleStore
 import ChronicleTestSupport
 import Testing
 

@@ -2,6 +2,7 @@ import ChronicleClocks
 import ChronicleInspection
 import ChroniclePersistence
 import ChronicleStore
+import ChronicleTestSupport
 import Foundation
 import Testing
 

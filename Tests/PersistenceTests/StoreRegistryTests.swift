@@ -1,5 +1,6 @@
 import ChroniclePersistence
 import ChronicleStore
+import ChronicleTestSupport
 import Testing
 
 extension StoreKey where State == Counter.State, Action == Counter.Action {

@@ -2,8 +2,11 @@ import ChronicleStore
 import ChronicleTestSupport
 import Testing
 
-/// A middleware that records the cause and context of every action it sees.
-func causeRecorder(into recorder: Recorder<String>) -> AnyMiddleware<Counter.State, Counter.Action> {
+/// A middleware that records the cause and context of every action it sees, and whether
+/// the context's cause is the metadata's.
+private func causeAndContextRecorder(
+  into recorder: Recorder<String>
+) -> AnyMiddleware<Counter.State, Counter.Action> {
   AnyMiddleware(name: "causes") { action, context, next in
     let metadata = context.metadata
     recorder.append(
@@ -17,7 +20,8 @@ struct ExplicitCauseTests {
   @Test func anExplicitCauseReachesTheMiddlewaresAsGiven() {
     let recorder = Recorder<String>()
     let store = Store(
-      initialState: Counter.State(), reducer: Counter(), middleware: [causeRecorder(into: recorder)])
+      initialState: Counter.State(), reducer: Counter(), middleware: [causeAndContextRecorder(into: recorder)]
+    )
     store.send(.increment, context: "bridge", cause: Cause(kind: .stream, label: "location"))
     store.send(
       .increment, context: "bridge", cause: Cause(kind: .stream, parent: 7, effect: 2, label: "location"))
@@ -31,7 +35,8 @@ struct ExplicitCauseTests {
   @Test func anExplicitCauseSentFromInsideProcessingIsKeptWhileQueued() {
     let recorder = Recorder<String>()
     let store = Store(
-      initialState: Counter.State(), reducer: Counter(), middleware: [causeRecorder(into: recorder)])
+      initialState: Counter.State(), reducer: Counter(), middleware: [causeAndContextRecorder(into: recorder)]
+    )
     let subscription = store.observe(\.count, immediately: false) { [weak store] count in
       if count == 1 { store?.send(.decrement, cause: Cause(kind: .timer, parent: 1, label: "bridged")) }
     }
@@ -43,7 +48,8 @@ struct ExplicitCauseTests {
   @Test func aSendWithoutACauseIsTheUsers() {
     let recorder = Recorder<String>()
     let store = Store(
-      initialState: Counter.State(), reducer: Counter(), middleware: [causeRecorder(into: recorder)])
+      initialState: Counter.State(), reducer: Counter(), middleware: [causeAndContextRecorder(into: recorder)]
+    )
     store.send(.increment)
     #expect(recorder.values == ["increment user true -"])
   }
@@ -51,7 +57,8 @@ struct ExplicitCauseTests {
   @Test func workStartedWithAParentGivesItsActionsThatParent() async {
     let recorder = Recorder<String>()
     let store = Store(
-      initialState: Counter.State(), reducer: Counter(), middleware: [causeRecorder(into: recorder)])
+      initialState: Counter.State(), reducer: Counter(), middleware: [causeAndContextRecorder(into: recorder)]
+    )
     store.run(.send(.increment), as: .stream, label: "socket", context: "feed", parent: 41)
     await store.waitUntilIdle()
     #expect(recorder.values == [#"increment stream "socket" ← #41 true feed"#])

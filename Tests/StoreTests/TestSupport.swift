@@ -2,42 +2,6 @@ import ChronicleStore
 import ChronicleTestSupport
 import Synchronization
 
-/// The counter feature of DESIGN.md, with effects for the tests.
-struct Counter: Reducer {
-  struct State: Equatable, Sendable, Codable {
-    var count = 0
-    var log: [String] = []
-  }
-
-  enum Action: Equatable, Sendable, Codable {
-    case increment
-    case decrement
-    case add(Int)
-    case note(String)
-    case chain(remaining: Int)
-  }
-
-  func reduce(into state: inout State, action: Action) -> Effect<Action> {
-    switch action {
-    case .increment:
-      state.count += 1
-      return .none
-    case .decrement:
-      state.count -= 1
-      return .none
-    case .add(let amount):
-      state.count += amount
-      return .none
-    case .note(let text):
-      state.log.append(text)
-      return .none
-    case .chain(let remaining):
-      state.count += 1
-      return remaining > 0 ? .send(.chain(remaining: remaining - 1)) : .none
-    }
-  }
-}
-
 /// A middleware that records what it saw, in order, under a name.
 func recordingMiddleware<State: Sendable, Action: Sendable>(
   _ name: String, into recorder: Recorder<String>

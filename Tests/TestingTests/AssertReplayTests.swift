@@ -1,6 +1,7 @@
 import ChronicleStore
 import ChronicleTesting
 import ChronicleTimeTravel
+import ChronicleTracer
 import Foundation
 import Testing
 

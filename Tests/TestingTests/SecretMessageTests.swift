@@ -1,6 +1,8 @@
+import ChronicleInspection
 import ChronicleStore
 import ChronicleTesting
 import ChronicleTimeTravel
+import ChronicleTracer
 import Foundation
 import Synchronization
 import Testing

@@ -1,4 +1,5 @@
 import ChronicleClocks
+import ChronicleInspection
 import ChronicleMiddleware
 import ChronicleStore
 import ChronicleTesting

@@ -2,6 +2,7 @@ import ChronicleMiddleware
 import ChronicleStore
 import ChronicleTestSupport
 import ChronicleTimeTravel
+import ChronicleTracer
 import Testing
 
 @Suite struct BranchPolicyTests {

@@ -1,3 +1,4 @@
+import ChronicleFormats
 import ChronicleStore
 import ChronicleTesting
 import ChronicleTimeTravel

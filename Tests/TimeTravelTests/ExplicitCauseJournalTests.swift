@@ -1,6 +1,7 @@
 import ChronicleMiddleware
 import ChronicleStore
 import ChronicleTimeTravel
+import ChronicleTracer
 import Testing
 
 @Suite struct ExplicitCauseJournalTests {

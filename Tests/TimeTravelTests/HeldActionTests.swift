@@ -1,6 +1,7 @@
 import ChronicleMiddleware
 import ChronicleStore
 import ChronicleTestSupport
+import ChronicleTracer
 import Testing
 
 @testable import ChronicleTimeTravel

@@ -1,6 +1,7 @@
 import ChronicleStore
 import ChronicleTestSupport
 import ChronicleTimeTravel
+import ChronicleTracer
 import Dispatch
 import Foundation
 import Synchronization

@@ -1,6 +1,7 @@
 import ChronicleStore
 import ChronicleTestSupport
 import ChronicleTimeTravel
+import ChronicleTracer
 import Synchronization
 
 /// The feature the time-travel tests drive: a counter with a log of what was added.

@@ -16,6 +16,8 @@
 // The store's state and actions are `String`s, so that the test can load the file with the
 // same types (a type declared here would have another module name).
 import ChronicleFormats
+import ChronicleStore
+import ChronicleTracer
 import Foundation
 
 let arguments = CommandLine.arguments

@@ -1,5 +1,6 @@
 import ChronicleFormats
 import ChronicleStore
+import ChronicleTestSupport
 import ChronicleTracer
 import Foundation
 import Testing

@@ -1,4 +1,5 @@
 import ChronicleMiddleware
+import ChronicleStore
 import Logging
 
 /// How a ``LogRecord`` becomes a swift-log message and its metadata.

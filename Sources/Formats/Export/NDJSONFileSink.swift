@@ -1,5 +1,7 @@
+import ChronicleInspection
 import ChronicleLocks
 import ChronicleStore
+import ChronicleTracer
 import Foundation
 
 #if canImport(Darwin)

@@ -1,3 +1,4 @@
+import ChronicleInspection
 import ChronicleStore
 
 /// Turns states and actions into JSON for exports: through `Encodable` when the value conforms

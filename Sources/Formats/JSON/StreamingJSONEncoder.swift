@@ -1,3 +1,4 @@
+import ChronicleInspection
 import Foundation
 
 /// Encodes `Encodable` values straight to JSON bytes, exactly as ``JSONValueEncoder`` followed by

@@ -134,7 +134,7 @@ private struct DocumentTrace: ChromeTraceInput {
       parent: entry.cause.parent ?? 0, effect: entry.cause.effect ?? 0)
   }
 
-  func position(ofSequence sequence: UInt64) -> Int? { document.index(ofSequence: sequence) }
+  func position(ofSequence sequence: UInt64) -> Int? { document.position(ofSequence: sequence) }
 
   var effectEvents: [EventFields] { document.effectEventFields }
 

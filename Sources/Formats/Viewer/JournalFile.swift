@@ -83,9 +83,20 @@ public struct JournalFile: Sendable {
   /// The origin's wall-clock time as ISO 8601 text, when the file records it.
   public var originISO8601: String? { meta["origin"]?["iso8601"]?.stringValue }
 
-  /// The index in ``entries`` of the entry with sequence number `sequence` (such as a cause's
-  /// parent), if the file holds it: the file view's ``/ChronicleTracer/JournalSnapshot/index(ofSequence:)``.
+  /// The journal index of the entry with sequence number `sequence` (such as a cause's parent),
+  /// if the file holds it: the same number ``/ChronicleTracer/JournalSnapshot/index(ofSequence:)``
+  /// answers for the journal the file was exported from, and that entry's ``JournalFileEntry/index``.
+  ///
+  /// After commits the journal's indices do not start at 0: use ``position(ofSequence:)`` for the
+  /// entry's place in ``entries``.
   public func index(ofSequence sequence: UInt64) -> Int? {
+    position(ofSequence: sequence).map { entries[$0].index }
+  }
+
+  /// The position in ``entries`` (0 for the file's first entry) of the entry with sequence number
+  /// `sequence`, if the file holds it. Methods that take a `position`, such as
+  /// ``actionText(at:)``, take this number.
+  public func position(ofSequence sequence: UInt64) -> Int? {
     var low = 0
     var high = entries.count
     while low < high {
@@ -147,16 +158,3 @@ public struct JournalFile: Sendable {
     JSONText.pretty(entryObjects[position]["action"] ?? .null)
   }
 }
-
-extension JournalFile {
-  /// The index in ``entries`` of the entry with sequence number `sequence`: the former name of
-  /// ``index(ofSequence:)``.
-  @available(*, deprecated, renamed: "index(ofSequence:)")
-  public func position(ofSequence sequence: UInt64) -> Int? {
-    index(ofSequence: sequence)
-  }
-}
-
-/// The former name of ``JournalFile``, the untyped file view of an exported journal.
-@available(*, deprecated, renamed: "JournalFile")
-public typealias JournalDocument = JournalFile

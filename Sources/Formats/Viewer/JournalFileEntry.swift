@@ -1,3 +1,4 @@
+import ChronicleStore
 import ChronicleTracer
 
 /// One entry of a ``JournalFile``: a recorded action, without the app's types.
@@ -74,7 +75,3 @@ public struct JournalFileEntry: Sendable, Hashable {
     return text
   }
 }
-
-/// The former name of ``JournalFileEntry``, one entry of the untyped file view.
-@available(*, deprecated, renamed: "JournalFileEntry")
-public typealias DocumentEntry = JournalFileEntry

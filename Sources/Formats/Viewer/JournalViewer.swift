@@ -1,3 +1,4 @@
+import ChronicleInspection
 import ChronicleTracer
 import Foundation
 

@@ -1,3 +1,5 @@
+import ChronicleInspection
+import ChronicleStore
 import Foundation
 
 /// The parts of one log entry, before they are laid out as text or as a ``LogRecord``.

@@ -1,3 +1,4 @@
+import ChronicleStore
 import Foundation
 
 /// One entry of the logger's output, structured: what a record sink receives (see ``LogSink``).

@@ -1,3 +1,5 @@
+import ChronicleInspection
+import ChronicleStore
 import Foundation
 
 /// Logs every action the store processes — its sequence number, timestamp, context, cause and

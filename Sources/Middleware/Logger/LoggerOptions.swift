@@ -1,3 +1,4 @@
+import ChronicleInspection
 import Foundation
 
 /// What the logger writes, and how: redux-logger's options.

@@ -1,3 +1,5 @@
+import ChronicleStore
+
 extension Store {
   /// Starts `thunk` now, outside of any action: redux-thunk's `store.dispatch(thunk)`.
   ///

@@ -1,3 +1,5 @@
+import ChronicleStore
+
 extension Thunk {
   /// Starts the thunk. `run` starts an effect as a thunk named after it (from a middleware, or
   /// from the store outside any action); `cancel` cancels in-flight work by id.

@@ -1,3 +1,5 @@
+import ChronicleStore
+
 /// A named unit of work — synchronous or asynchronous — that reads the state, uses dependencies
 /// and sends actions: redux-thunk's `(dispatch, getState, extraArgument) => …` for Swift.
 ///

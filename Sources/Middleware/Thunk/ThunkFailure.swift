@@ -1,3 +1,5 @@
+import ChronicleInspection
+
 /// An error a thunk threw, as its `onError` handler receives it.
 ///
 /// ```swift

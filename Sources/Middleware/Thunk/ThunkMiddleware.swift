@@ -1,3 +1,5 @@
+import ChronicleStore
+
 /// Starts a ``Thunk`` when an action asks for one: redux-thunk's middleware, with the thunk chosen
 /// by a function of the action.
 ///

@@ -1,3 +1,5 @@
+import ChronicleStore
+
 /// Holds actions until they stop coming: each one is sent on only once no other action with the
 /// same id has arrived for a quiet period (search-as-you-type).
 ///

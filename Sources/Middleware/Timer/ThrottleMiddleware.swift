@@ -1,4 +1,5 @@
 import ChronicleLocks
+import ChronicleStore
 
 /// Lets at most one action per id through per interval: the first passes at once and opens a
 /// window; the others that arrive while it is open are dropped, or with `latest: true` the

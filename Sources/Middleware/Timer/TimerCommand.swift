@@ -1,3 +1,5 @@
+import ChronicleStore
+
 /// What the timer middleware does in response to an action: start, restart or cancel timers.
 ///
 /// ```swift

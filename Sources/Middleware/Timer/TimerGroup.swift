@@ -1,3 +1,5 @@
+import ChronicleStore
+
 /// The cancellation id that every timer, pending debounce and throttle window carries besides
 /// its own, so that "cancel all timers" is one `cancel(id:)`. Implicit: journals leave it out.
 struct TimerGroup: ImplicitEffectID, CustomStringConvertible {

@@ -1,3 +1,5 @@
+import ChronicleStore
+
 /// Starts, restarts and cancels timers by id in response to actions, on the clock you give it.
 ///
 /// ```swift

@@ -265,11 +265,6 @@ extension Store {
     withProcessing { storage.pointee.records.values.count { !$0.isCancelledInChain } }
   }
 
-  /// The number of effect tasks neither finished nor cancelled: the former name of
-  /// ``pendingEffectCount``.
-  @available(*, deprecated, renamed: "pendingEffectCount")
-  public var activeEffectCount: Int { pendingEffectCount }
-
   private func emit(_ event: EffectEvent) {
     if middleware.isEmpty { return }
     for (index, middleware) in middleware.enumerated() {
@@ -338,14 +333,5 @@ extension Store {
     withProcessing(orDefer: .operation { self.start(effect, in: scope) }) {
       start(effect, in: scope)
     }
-  }
-
-  /// Starts `effect` outside of any action: the former name of ``run(_:as:label:context:parent:)``.
-  @available(*, deprecated, renamed: "run(_:as:label:context:parent:)")
-  public func start(
-    _ effect: Effect<Action>, as kind: Cause.Kind = .effect, label: String? = nil, context: String? = nil,
-    parent: UInt64? = nil
-  ) {
-    run(effect, as: kind, label: label, context: context, parent: parent)
   }
 }

@@ -1,4 +1,4 @@
-import ChronicleFormats
+import ChronicleInspection
 import ChronicleStore
 import ChronicleTracer
 import Foundation
@@ -7,6 +7,8 @@ import Foundation
 /// the reducer computes — the regression test of a recorded run.
 ///
 /// ```swift
+/// import ChronicleFormats  // reads the file
+///
 /// let report = try Replay.verify(journalJSON: url, reducer: Counter())
 /// if let divergence = report.divergence { print(divergence) }
 /// ```
@@ -18,8 +20,8 @@ import Foundation
 /// beginning folded into — and applies each entry's action (entries a middleware stopped are
 /// passed by). The recorded states are:
 /// - the journal's interval checkpoints, which hold what the store computed;
-/// - the state after every entry, when given (``verify(journalJSON:reducer:limits:)-(URL,_,_)`` reads them
-///   from files exported with `ExportOptions(states: .everyEntry)`).
+/// - the state after every entry, when given (ChronicleFormats' `Replay.verify(journalJSON:reducer:limits:)`
+///   reads them from files exported with `ExportOptions(states: .everyEntry)`).
 ///
 /// - the store's current state, when given to ``verify(_:reducer:finalState:)``: it is compared
 ///   with the state after the last entry.
@@ -137,41 +139,5 @@ public enum Replay {
     let snapshot = journal.snapshot()
     guard let finalState, let last = snapshot.indices.last else { return verify(snapshot, reducer: reducer) }
     return verify(snapshot, reducer: reducer, statesAfter: [last: finalState])
-  }
-
-  /// Imports a Journal JSON file and replays it, comparing the state after every entry when the
-  /// file holds them (`ExportOptions(states: .everyEntry)`), and the checkpoints otherwise.
-  ///
-  /// - Throws: The ``/ChronicleFormats/JournalImportError`` of the import: a file recorded with
-  ///   other types is refused with
-  ///   ``/ChronicleFormats/JournalImportError/typeMismatch(_:expected:found:difference:)``.
-  public static func verify<R: Reducer>(
-    journalJSON url: URL, reducer: R, limits: JournalImportLimits = .default
-  ) throws(JournalImportError) -> ReplayReport<R.State, R.Action>
-  where R.State: Equatable & Decodable, R.Action: Decodable {
-    // Read as the Tracer's importers read: regular files only, the size checked before reading.
-    let data = try FileInput.read(url, limit: limits.maxBytes)
-    return try verify(journalJSON: data, reducer: reducer, limits: limits)
-  }
-
-  /// Imports a Journal JSON document held in memory and replays it (see
-  /// ``verify(journalJSON:reducer:limits:)``).
-  public static func verify<R: Reducer>(
-    journalJSON data: Data, reducer: R, limits: JournalImportLimits = .default
-  ) throws(JournalImportError) -> ReplayReport<R.State, R.Action>
-  where R.State: Equatable & Decodable, R.Action: Decodable {
-    let journal = try Journal<R.State, R.Action>(journalJSON: data, reducer: reducer, limits: limits)
-    let states = try RecordedEntryStates.read(journalJSON: data, as: R.State.self, limits: limits)
-    return verify(journal.snapshot(), reducer: reducer, statesAfter: states)
-  }
-
-  /// Loads an NDJSON journal stream and replays it against its checkpoints. A torn last line
-  /// (the writer was killed while writing it) is left out, as the loader does.
-  public static func verify<R: Reducer>(
-    ndjson url: URL, reducer: R, limits: JournalImportLimits = .default
-  ) throws(JournalImportError) -> ReplayReport<R.State, R.Action>
-  where R.State: Equatable & Decodable, R.Action: Decodable {
-    let loaded = try Journal<R.State, R.Action>.loadNDJSON(contentsOf: url, reducer: reducer, limits: limits)
-    return verify(loaded.journal.snapshot(), reducer: reducer)
   }
 }

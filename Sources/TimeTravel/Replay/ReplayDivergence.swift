@@ -1,3 +1,4 @@
+import ChronicleInspection
 import ChronicleStore
 
 /// The first place where a replay computed another state than the one recorded.

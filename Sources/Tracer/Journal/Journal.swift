@@ -183,12 +183,6 @@ public final class Journal<State: Sendable, Action: Sendable>: Sendable {
     snapshot().state(after: index)
   }
 
-  /// The state after the entry at `index`: the former name of ``state(after:)``.
-  @available(*, deprecated, renamed: "state(after:)")
-  public func state(at index: Int) -> State? {
-    state(after: index)
-  }
-
   /// The state before the entry at `index`; `index` may be the end index, for the state after
   /// the last entry. `nil` outside that range or before any state was recorded.
   public func state(before index: Int) -> State? {

@@ -74,12 +74,6 @@ public struct JournalSnapshot<State: Sendable, Action: Sendable>: Sendable {
     content.state(after: index, replay: replay)
   }
 
-  /// The state after the entry at `index`: the former name of ``state(after:)``.
-  @available(*, deprecated, renamed: "state(after:)")
-  public func state(at index: Int) -> State? {
-    state(after: index)
-  }
-
   /// The state before the entry at `index`; `index` may be the end index, for the state after
   /// the last entry.
   public func state(before index: Int) -> State? {

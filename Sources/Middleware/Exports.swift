@@ -1,2 +1,0 @@
-@_exported import ChronicleInspection
-@_exported import ChronicleStore

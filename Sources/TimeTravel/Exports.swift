@@ -1,3 +1,0 @@
-@_exported import ChronicleFormats
-@_exported import ChronicleStore
-@_exported import ChronicleTracer
