@@ -55,10 +55,15 @@ let package = Package(
       name: "ChronicleTracer",
       dependencies: ["ChronicleStore", "ChronicleInspection", "ChronicleLocks", "CChronicleTicks"],
       path: "Sources/Tracer"),
-    // Every file format's one reader and one writer, and the viewer; its JSON core is internal.
+    // The JSON core (internal, not a product): the strict parser, its tape and decoder, the
+    // writer and the encoders. The encoders redact with ChronicleInspection's policy, a leaf.
+    .target(name: "ChronicleJSON", dependencies: ["ChronicleInspection"], path: "Sources/JSON"),
+    // Every file format's one reader and one writer, and the viewer, on the JSON core.
     .target(
       name: "ChronicleFormats",
-      dependencies: ["ChronicleStore", "ChronicleInspection", "ChronicleLocks", "ChronicleTracer"],
+      dependencies: [
+        "ChronicleStore", "ChronicleInspection", "ChronicleLocks", "ChronicleTracer", "ChronicleJSON",
+      ],
       path: "Sources/Formats"),
     .target(
       name: "ChronicleTimeTravel",
@@ -90,7 +95,8 @@ let package = Package(
       path: "Sources/ChronicleCLI"),
     // Opens the HTML viewer in headless Chromium (skipped, with a message, where it is missing).
     .testTarget(
-      name: "ViewerTests", dependencies: ["ChronicleStore", "ChronicleTracer", "ChronicleFormats"],
+      name: "ViewerTests",
+      dependencies: ["ChronicleStore", "ChronicleTracer", "ChronicleFormats", "ChronicleJSON"],
       path: "Tests/ViewerTests"),
     // Runs the `chronicle` and `chronicle-demo` executables (depending on them gets them built).
     // Its leak test also runs a feature through the logger, TestStore and replay.
@@ -151,15 +157,18 @@ let package = Package(
         "ChronicleMiddleware",
       ],
       path: "Tests/TracerTests"),
-    // The readers and writers of every format, the JSON core directly, and the crash, fuzz and
-    // bad-input suites.
+    // The readers and writers of every format, and the crash, fuzz and bad-input suites.
     .testTarget(
       name: "FormatsTests",
       dependencies: [
         "ChronicleStore", "ChronicleTracer", "ChronicleFormats", "ChronicleTestSupport", "TracerFixtures",
-        "ChronicleMiddleware",
+        "ChronicleMiddleware", "ChronicleJSON",
       ],
       path: "Tests/FormatsTests"),
+    // The JSON core on its own, with the pass/fail corpus of JSON files in Corpus/.
+    .testTarget(
+      name: "JSONTests", dependencies: ["ChronicleJSON", "ChronicleInspection"], path: "Tests/JSONTests",
+      exclude: ["Corpus"]),
     .testTarget(
       name: "TimeTravelTests",
       dependencies: [

@@ -1,3 +1,4 @@
+import ChronicleJSON
 import ChronicleLocks
 import ChronicleStore
 import Foundation

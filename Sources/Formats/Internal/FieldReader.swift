@@ -1,3 +1,4 @@
+import ChronicleJSON
 import ChronicleTracer
 import Foundation
 
@@ -128,7 +129,7 @@ struct FieldReader {
       throw .wrongType(
         entry: path.entryIndex, field: path.description, expected: "integer", found: value.typeName)
     }
-    switch wholeNumber(text, as: Integer.self) {
+    switch WholeNumber<Integer>(text) {
     case .value(let integer): return integer
     case .outOfRange:
       let path = path()
@@ -138,54 +139,6 @@ struct FieldReader {
       throw .wrongType(
         entry: path.entryIndex, field: path.description, expected: "integer", found: "number \(text)")
     }
-  }
-
-  enum WholeNumber<Integer> {
-    case value(Integer)
-    case outOfRange
-    /// A fraction or an exponent.
-    case notWhole
-  }
-
-  /// The parser's text of a number as an `Integer`, in one pass over its bytes (every entry has
-  /// half a dozen integers; `Integer(text)` after a check of the characters took two).
-  static func wholeNumber<Integer: FixedWidthInteger>(
-    _ text: String, as type: Integer.Type
-  ) -> WholeNumber<Integer> {
-    let result = text.utf8.withContiguousStorageIfAvailable { bytes in wholeNumber(bytes, as: Integer.self) }
-    if let result { return result }
-    if !text.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || ($0 >= 0x30 && $0 <= 0x39) }) { return .notWhole }
-    return Integer(text).map { .value($0) } ?? .outOfRange
-  }
-
-  /// The bytes of a number as an `Integer` (see ``wholeNumber(_:as:)-(String,_)``).
-  static func wholeNumber<Integer: FixedWidthInteger>(
-    _ bytes: UnsafeBufferPointer<UInt8>, as type: Integer.Type
-  ) -> WholeNumber<Integer> {
-    let negative = bytes.first == UInt8(ascii: "-")
-    var value: Integer = 0
-    var overflow = false
-    for byte in bytes.dropFirst(negative ? 1 : 0) {
-      guard byte >= 0x30 && byte <= 0x39 else { return .notWhole }
-      let digit = Integer(byte &- 0x30)
-      let (shifted, overflowMultiplying) = value.multipliedReportingOverflow(by: 10)
-      let (next, overflowAdding) =
-        negative ? shifted.subtractingReportingOverflow(digit) : shifted.addingReportingOverflow(digit)
-      overflow = overflow || overflowMultiplying || overflowAdding
-      value = next
-    }
-    return overflow ? .outOfRange : .value(value)
-  }
-}
-
-extension [JSONMember] {
-  /// The value of the member named `key`, by a scan. Keys of other lengths are passed over
-  /// without comparing their text: most keys differ in length, and a failed `==` of two strings
-  /// costs a call into the standard library each.
-  func value(of key: String) -> JSONValue? {
-    let length = key.utf8.count
-    for member in self where member.key.utf8.count == length && member.key == key { return member.value }
-    return nil
   }
 }
 

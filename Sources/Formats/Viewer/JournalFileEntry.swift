@@ -1,3 +1,4 @@
+import ChronicleJSON
 import ChronicleTracer
 
 /// One entry of a ``JournalFile``: a recorded action, without the app's types.
