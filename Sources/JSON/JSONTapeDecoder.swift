@@ -1,8 +1,10 @@
 import Foundation
 
-/// Decodes `Decodable` values straight from a ``JSONTape``, as ``JSONValueDecoder`` decodes the
-/// tree of the same JSON text: the same values, and the same `DecodingError`s with the same
-/// coding paths.
+/// Decodes `Decodable` values straight from a ``JSONTape``: the library's one decoder, which
+/// decodes as `JSONDecoder` with its default strategies does (`Date` as seconds since the
+/// reference date, `Data` as Base64, `URL` as its absolute string, `Decimal` from the number's
+/// text), with `DecodingError`s that name the coding path (array positions as `Index n`).
+/// JSONTapeTests hold its values and errors at the edges of every type.
 ///
 /// Keyed containers find their keys by scanning the object's key tokens, comparing bytes: no
 /// dictionary, no string per key except for `allKeys`, whose answers are kept (see
@@ -207,7 +209,7 @@ private final class TapeDecoder: Decoder, SingleValueDecodingContainer {
   }
 }
 
-/// The conversions from JSON scalars, as ``JSONValueDecoder`` makes them.
+/// The conversions from JSON scalars, shared by the single-value, keyed and unkeyed containers.
 private enum TapeScalar {
   static func bool(_ tape: JSONTapeView, _ index: Int, path: some TapeCodingPathSource) throws -> Bool {
     switch tape[index].kind {
@@ -407,9 +409,9 @@ private struct KeyedTapeContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
         index = tape[index + 1].next
       }
       guard count > 16, name.contains(where: { $0 >= 0x80 }) else { return nil }
-      // The tree decoder finds the members of a large object by hashing their keys, so a key
-      // canonically equivalent to one written (`\u{212A}`, the Kelvin sign, is `K`) finds it
-      // there: compared as strings here too.
+      // A large object's keys are compared as strings, as a dictionary of them would (the
+      // decoder before this one built one): a key canonically equivalent to one written
+      // (`\u{212A}`, the Kelvin sign, is `K`) finds it.
       index = decoder.index + 1
       for _ in 0..<count {
         if tape.string(index) == key { return index + 1 }
