@@ -55,11 +55,15 @@ let package = Package(
       name: "ChronicleTracer",
       dependencies: ["ChronicleStore", "ChronicleInspection", "ChronicleLocks", "CChronicleTicks"],
       path: "Sources/Tracer"),
-    // Every file format's one reader and one writer, and the viewer; its JSON core is internal.
+    // The JSON core (internal, not a product): the strict parser, its tape and decoder, the
+    // writer and the encoders. The encoders redact with ChronicleInspection's policy, a leaf.
+    .target(name: "ChronicleJSON", dependencies: ["ChronicleInspection"], path: "Sources/JSON"),
+    // Every file format's one reader and one writer, and the viewer, on the JSON core.
     .target(
       name: "ChronicleFormats",
       dependencies: [
-        "ChronicleStore", "ChronicleInspection", "ChronicleLocks", "ChronicleTracer", "ChronicleTimeTravel",
+        "ChronicleStore", "ChronicleInspection", "ChronicleLocks", "ChronicleTracer", "ChronicleJSON",
+        "ChronicleTimeTravel",
       ],
       path: "Sources/Formats"),
     .target(
@@ -91,7 +95,7 @@ let package = Package(
     // Opens the HTML viewer in headless Chromium (skipped, with a message, where it is missing).
     .testTarget(
       name: "ViewerTests",
-      dependencies: ["ChronicleInspection", "ChronicleStore", "ChronicleTracer", "ChronicleFormats"],
+      dependencies: ["ChronicleInspection", "ChronicleStore", "ChronicleTracer", "ChronicleFormats", "ChronicleJSON"],
       path: "Tests/ViewerTests"),
     // Runs the `chronicle` and `chronicle-demo` executables (depending on them gets them built).
     // Its leak test also runs a feature through the logger, TestStore and replay.
@@ -158,16 +162,19 @@ let package = Package(
         "ChronicleMiddleware",
       ],
       path: "Tests/TracerTests"),
-    // The readers and writers of every format, the JSON core directly, and the crash, fuzz and
-    // bad-input suites.
+    // The readers and writers of every format, and the crash, fuzz and bad-input suites.
     .testTarget(
       name: "FormatsTests",
       dependencies: [
         "ChronicleInspection",
         "ChronicleStore", "ChronicleTracer", "ChronicleFormats", "ChronicleTestSupport", "TracerFixtures",
-        "ChronicleMiddleware",
+        "ChronicleMiddleware", "ChronicleJSON",
       ],
       path: "Tests/FormatsTests"),
+    // The JSON core on its own, with the pass/fail corpus of JSON files in Corpus/.
+    .testTarget(
+      name: "JSONTests", dependencies: ["ChronicleJSON", "ChronicleInspection"], path: "Tests/JSONTests",
+      exclude: ["Corpus"]),
     .testTarget(
       name: "TimeTravelTests",
       dependencies: [

@@ -4,6 +4,7 @@ import Foundation
 import Testing
 
 @testable import ChronicleFormats
+@testable import ChronicleJSON
 @testable import ChronicleTracer
 
 /// A credential as an enum: its payload is written in a nested container keyed by the case.

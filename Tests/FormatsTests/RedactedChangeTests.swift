@@ -4,6 +4,7 @@ import Foundation
 import Testing
 
 @testable import ChronicleFormats
+@testable import ChronicleJSON
 @testable import ChronicleTracer
 
 private struct Login: Codable, Sendable, Equatable {

@@ -5,6 +5,7 @@ import Testing
 import TracerFixtures
 
 @testable import ChronicleFormats
+@testable import ChronicleJSON
 @testable import ChronicleTracer
 
 /// A reducer over actions without references, which the importer decodes once per distinct text.

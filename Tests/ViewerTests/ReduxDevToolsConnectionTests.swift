@@ -4,6 +4,7 @@ import Foundation
 import Testing
 
 @testable import ChronicleFormats
+@testable import ChronicleJSON
 @testable import ChronicleTracer
 
 /// A sign-in form whose password must never reach the extension, and whose submit starts an

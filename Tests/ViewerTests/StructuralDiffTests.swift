@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ChronicleFormats
+@testable import ChronicleJSON
 @testable import ChronicleTracer
 
 private func item(_ id: Int, _ title: String, done: Bool = false) -> JSONValue {

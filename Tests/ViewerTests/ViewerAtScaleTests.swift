@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import ChronicleFormats
+@testable import ChronicleJSON
 @testable import ChronicleTracer
 
 /// A list of 200 identified items; each action changes, appends or removes one.

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import ChronicleFormats
+@testable import ChronicleJSON
 @testable import ChronicleTracer
 
 /// A tree as deep as its actions make it: `.deepen(n)` replaces the state with a chain of `n`

@@ -4,6 +4,7 @@ import Foundation
 import Testing
 
 @testable import ChronicleFormats
+@testable import ChronicleJSON
 @testable import ChronicleTracer
 
 /// A small app whose password must never reach the viewer.

@@ -1,3 +1,4 @@
+import ChronicleJSON
 import ChronicleStore
 import ChronicleTracer
 

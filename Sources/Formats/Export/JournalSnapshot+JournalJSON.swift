@@ -1,3 +1,4 @@
+import ChronicleJSON
 import ChronicleTracer
 import Foundation
 

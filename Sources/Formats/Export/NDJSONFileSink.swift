@@ -1,4 +1,5 @@
 import ChronicleInspection
+import ChronicleJSON
 import ChronicleLocks
 import ChronicleStore
 import ChronicleTracer

@@ -1,3 +1,4 @@
+import ChronicleJSON
 import ChronicleTracer
 
 /// What a Redux DevTools file is written from: a recorded journal (its values redacted as the

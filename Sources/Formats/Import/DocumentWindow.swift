@@ -1,3 +1,4 @@
+import ChronicleJSON
 import ChronicleTracer
 
 /// The bytes of a document as an importer reads them: all of a buffer in memory, or a file read

@@ -1,3 +1,4 @@
+import ChronicleJSON
 import ChronicleStore
 import ChronicleTracer
 
@@ -423,7 +424,7 @@ extension EntryFields {
     _ tape: JSONTapeView, _ index: Int, in range: ClosedRange<Integer>
   ) -> Integer? {
     guard tape[index].kind == .number,
-      case .value(let value) = FieldReader.wholeNumber(tape.slice(index), as: Integer.self),
+      case .value(let value) = WholeNumber<Integer>(tape.slice(index)),
       range.contains(value)
     else { return nil }
     return value

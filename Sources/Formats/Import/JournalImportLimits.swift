@@ -1,3 +1,4 @@
+import ChronicleJSON
 import ChronicleTracer
 
 /// Bounds on what an import accepts, so that a corrupt or hostile file fails with

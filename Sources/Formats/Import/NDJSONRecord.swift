@@ -1,3 +1,4 @@
+import ChronicleJSON
 import ChronicleTracer
 
 /// One line of an NDJSON journal stream after its header: an entry or an effect event, still

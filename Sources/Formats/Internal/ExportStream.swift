@@ -1,3 +1,4 @@
+import ChronicleJSON
 import Foundation
 
 #if canImport(Darwin)

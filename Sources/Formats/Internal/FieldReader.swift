@@ -1,3 +1,4 @@
+import ChronicleJSON
 import ChronicleTracer
 import Foundation
 
@@ -128,7 +129,7 @@ struct FieldReader {
       throw .wrongType(
         entry: path.entryIndex, field: path.description, expected: "integer", found: value.typeName)
     }
-    switch wholeNumber(text, as: Integer.self) {
+    switch WholeNumber<Integer>(text) {
     case .value(let integer): return integer
     case .outOfRange:
       let path = path()
@@ -138,54 +139,6 @@ struct FieldReader {
       throw .wrongType(
         entry: path.entryIndex, field: path.description, expected: "integer", found: "number \(text)")
     }
-  }
-
-  enum WholeNumber<Integer> {
-    case value(Integer)
-    case outOfRange
-    /// A fraction or an exponent.
-    case notWhole
-  }
-
-  /// The parser's text of a number as an `Integer`, in one pass over its bytes (every entry has
-  /// half a dozen integers; `Integer(text)` after a check of the characters took two).
-  static func wholeNumber<Integer: FixedWidthInteger>(
-    _ text: String, as type: Integer.Type
-  ) -> WholeNumber<Integer> {
-    let result = text.utf8.withContiguousStorageIfAvailable { bytes in wholeNumber(bytes, as: Integer.self) }
-    if let result { return result }
-    if !text.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || ($0 >= 0x30 && $0 <= 0x39) }) { return .notWhole }
-    return Integer(text).map { .value($0) } ?? .outOfRange
-  }
-
-  /// The bytes of a number as an `Integer` (see ``wholeNumber(_:as:)-(String,_)``).
-  static func wholeNumber<Integer: FixedWidthInteger>(
-    _ bytes: UnsafeBufferPointer<UInt8>, as type: Integer.Type
-  ) -> WholeNumber<Integer> {
-    let negative = bytes.first == UInt8(ascii: "-")
-    var value: Integer = 0
-    var overflow = false
-    for byte in bytes.dropFirst(negative ? 1 : 0) {
-      guard byte >= 0x30 && byte <= 0x39 else { return .notWhole }
-      let digit = Integer(byte &- 0x30)
-      let (shifted, overflowMultiplying) = value.multipliedReportingOverflow(by: 10)
-      let (next, overflowAdding) =
-        negative ? shifted.subtractingReportingOverflow(digit) : shifted.addingReportingOverflow(digit)
-      overflow = overflow || overflowMultiplying || overflowAdding
-      value = next
-    }
-    return overflow ? .outOfRange : .value(value)
-  }
-}
-
-extension [JSONMember] {
-  /// The value of the member named `key`, by a scan. Keys of other lengths are passed over
-  /// without comparing their text: most keys differ in length, and a failed `==` of two strings
-  /// costs a call into the standard library each.
-  func value(of key: String) -> JSONValue? {
-    let length = key.utf8.count
-    for member in self where member.key.utf8.count == length && member.key == key { return member.value }
-    return nil
   }
 }
 
@@ -218,46 +171,83 @@ extension JournalImportError {
   }
 }
 
-/// Decodes states and actions from the JSON values of an imported file with
-/// ``JSONValueDecoder``, reporting failures as ``JournalImportError``s that name the field.
+/// Decodes states and actions with the tape decoder (``JSONTapeDecoder``), the one decoder of
+/// the library, reporting failures as ``JournalImportError``s that name the field.
+///
+/// A value an importer holds as a tree (a Redux DevTools file, an entry the tape does not take)
+/// is written back to text and read onto a tape: the values decoded that way are few, and one
+/// decoder keeps the values and the errors the same for every importer.
 struct TypedDecoder {
-  private let decoder = JSONValueDecoder()
+  private let decoder = JSONTapeDecoder()
+  private let tape = JSONTape()
+
+  /// The limits a tree that was already read within its own is read again with.
+  private static let readAgain = JSONParser.Limits(
+    maxDepth: JSONParser.maxSupportedDepth, maxStringBytes: .max, maxNumberLength: .max)
 
   func decode<Value: Decodable>(
     _ type: Value.Type, from value: JSONValue, path: @autoclosure () -> FieldPath
-  )
-    throws(JournalImportError) -> Value
-  {
+  ) throws(JournalImportError) -> Value {
+    let text = JSONWriter.serialize(value)
+    let result: Result<Value, JournalImportError> = text.withUnsafeBufferPointer { bytes in
+      var parser = JSONParser(bytes: bytes, limits: Self.readAgain)
+      do throws(JournalImportError) {
+        do throws(JSONParser.Failure) {
+          try tape.read(&parser)
+        } catch {
+          // The text of a tree read within the limits: reading it again does not fail.
+          throw JournalImportError(error)
+        }
+        return .success(try decode(Value.self, from: tape.view, at: 0, path: path()))
+      } catch {
+        return .failure(error)
+      }
+    }
+    return try result.get()
+  }
+
+  /// The value of type `type` at token `index` of `tape`.
+  func decode<Value: Decodable>(
+    _ type: Value.Type, from tape: JSONTapeView, at index: Int, path: @autoclosure () -> FieldPath
+  ) throws(JournalImportError) -> Value {
     do {
-      return try decoder.decode(Value.self, from: value)
+      return try decoder.decode(Value.self, from: tape, at: index)
     } catch let error as DecodingError {
-      throw Self.importError(error, in: value, path: path(), type: Value.self)
+      throw Self.importError(error, in: tape, at: index, path: path())
     } catch {
       let path = path()
       throw .invalidValue(entry: path.entryIndex, field: path.description, reason: "\(error)")
     }
   }
 
-  /// The value at `codingPath` under `root`, for naming a number out of range by its text.
-  private static func value(at codingPath: [any CodingKey], in root: JSONValue) -> JSONValue? {
-    var value = root
+  /// The token at `codingPath` under the value at `root`, for naming a number out of range by its
+  /// text.
+  private static func token(at codingPath: [any CodingKey], in tape: JSONTapeView, root: Int) -> Int? {
+    var index = root
     for key in codingPath {
-      switch value {
-      case .object(let members):
-        guard let member = members.first(where: { $0.key == key.stringValue }) else { return nil }
-        value = member.value
-      case .array(let elements):
-        guard let index = key.intValue, elements.indices.contains(index) else { return nil }
-        value = elements[index]
+      switch tape[index].kind {
+      case .object:
+        var member = index + 1
+        var found: Int?
+        for _ in 0..<tape[index].count where found == nil {
+          if tape.string(member) == key.stringValue { found = member + 1 }
+          member = tape[member + 1].next
+        }
+        guard let found else { return nil }
+        index = found
+      case .array:
+        guard let position = key.intValue, position >= 0, position < tape[index].count else { return nil }
+        index += 1
+        for _ in 0..<position { index = tape[index].next }
       default:
         return nil
       }
     }
-    return value
+    return index
   }
 
   private static func importError(
-    _ error: DecodingError, in root: JSONValue, path: FieldPath, type: Any.Type
+    _ error: DecodingError, in tape: JSONTapeView, at root: Int, path: FieldPath
   ) -> JournalImportError {
     func fieldPath(_ codingPath: [any CodingKey]) -> FieldPath {
       var result = path
@@ -287,9 +277,10 @@ struct TypedDecoder {
     case .dataCorrupted(let context):
       let field = fieldPath(context.codingPath)
       if context.debugDescription.hasPrefix("Parsed JSON number"),
-        case .number(let text)? = value(at: context.codingPath, in: root)
+        let number = token(at: context.codingPath, in: tape, root: root), tape[number].kind == .number
       {
-        return .numberOutOfRange(entry: field.entryIndex, field: field.description, value: text)
+        return .numberOutOfRange(
+          entry: field.entryIndex, field: field.description, value: tape.numberText(number))
       }
       var reason = context.debugDescription
       if let underlying = context.underlyingError { reason += " (\(underlying))" }

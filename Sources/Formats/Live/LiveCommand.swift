@@ -1,3 +1,4 @@
+import ChronicleJSON
 import ChronicleTracer
 
 /// A command an inspector sent an app over a live link (docs/formats/live-link.md), decoded.

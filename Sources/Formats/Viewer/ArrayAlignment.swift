@@ -1,3 +1,4 @@
+import ChronicleJSON
 import ChronicleTracer
 
 /// How the elements of two versions of an array correspond, for ``StatePatch/between(_:_:)``.

@@ -1,3 +1,4 @@
+import ChronicleJSON
 import ChronicleTracer
 
 /// JSON text for people: indented, with keys in the order the file has them.

@@ -1,4 +1,5 @@
 import ChronicleInspection
+import ChronicleJSON
 import ChronicleTracer
 import Foundation
 

@@ -1,3 +1,4 @@
+import ChronicleJSON
 import ChronicleTracer
 
 /// One change between two JSON states: the value at `path` became `value` (`nil`: removed), or,
@@ -15,11 +16,8 @@ struct StatePatch: Equatable, Sendable {
   /// array's end) rather than replacing it.
   var inserts = false
 
-  /// A step into an object or an array.
-  enum PathComponent: Hashable, Sendable {
-    case key(String)
-    case index(Int)
-  }
+  /// A step into an object or an array: a key or an index, as in a ``FieldPath``.
+  typealias PathComponent = FieldPath.Component
 
   /// The changes that turn `old` into `new`, applied in order.
   ///

@@ -1,3 +1,5 @@
+import ChronicleJSON
+
 /// What the viewer page is written from: a recorded journal, whose states are computed and
 /// compared one at a time as the page is written, or a ``JournalFile`` read from a file.
 protocol ViewerInput {
