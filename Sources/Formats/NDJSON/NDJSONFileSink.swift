@@ -50,6 +50,11 @@ public final class NDJSONFileSink<State: Sendable, Action: Sendable>: JournalSin
     /// `maxPendingLines` lines are already waiting (queued, or in the batch being written). A
     /// crash loses the lines not yet written: at most `maxPendingLines`.
     case inBackground(maxPendingLines: Int = 8_192)
+    /// Each line is copied into a `MAP_SHARED` mapping of the file before `send` returns, with
+    /// no system call: a crash loses at most the line being written, as with ``eachLine``. The
+    /// file is grown `chunkBytes` at a time (its blocks allocated then): until the sink is
+    /// closed, it ends with NUL bytes where lines will go (see ``NDJSONFileSink``).
+    case mapped(chunkBytes: Int = 1 << 20)
   }
 
   private let file: SinkFile<State, Action>
@@ -89,16 +94,29 @@ public final class NDJSONFileSink<State: Sendable, Action: Sendable>: JournalSin
   @usableFromInline
   init(
     url: URL, options: ExportOptions, writing: Writing, followingSymbolicLinks: Bool,
-    napInterval: TimeInterval, handOff: HandOff<State, Action>, format: LineFormat<State, Action>
+    napInterval: TimeInterval, handOff: HandOff<State, Action>, format: LineFormat<State, Action>,
+    writingZeros: Bool = false
   ) throws(JournalExportError) {
     let path = url.path
     let noFollow = followingSymbolicLinks ? 0 : O_NOFOLLOW
-    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC | noFollow, 0o644)
+    var flags = O_CREAT | O_TRUNC | O_CLOEXEC | noFollow
+    if case .mapped = writing { flags |= O_RDWR } else { flags |= O_WRONLY | O_APPEND }
+    let descriptor = open(path, flags, 0o644)
     guard descriptor >= 0 else {
       if errno == ELOOP && !followingSymbolicLinks { throw .symbolicLink(path: path) }
       throw .cannotOpen(path: path, errno: errno)
     }
-    file = SinkFile(path: path, descriptor: descriptor, redaction: options.redaction, format: format)
+    var mapping: MappedFile?
+    var status = stat()
+    // Only a regular file can be mapped: a FIFO or a device is written line by line.
+    if case .mapped(let chunkBytes) = writing, fstat(descriptor, &status) == 0,
+      status.st_mode & S_IFMT == S_IFREG
+    {
+      mapping = MappedFile(
+        descriptor: descriptor, chunkBytes: chunkBytes, growth: writingZeros ? .writingZeros : .allocating)
+    }
+    file = SinkFile(
+      path: path, descriptor: descriptor, mapping: mapping, redaction: options.redaction, format: format)
     if case .inBackground(let maxPendingLines) = writing {
       background = BackgroundWriter(
         file: file, maxPendingLines: max(1, maxPendingLines), napInterval: napInterval)

@@ -24,11 +24,16 @@ final class SinkFile<State: Sendable, Action: Sendable>: Sendable {
   /// The most bytes gathered before a batch is written out.
   private static var batchBytes: Int { 1 << 16 }
 
-  init(path: String, descriptor: Int32, redaction: Redaction, format: LineFormat<State, Action>) {
+  /// A file written with `write(2)`, or through `mapping` when there is one (for the
+  /// descriptor's file).
+  init(
+    path: String, descriptor: Int32, mapping: sending MappedFile? = nil, redaction: Redaction,
+    format: LineFormat<State, Action>
+  ) {
     self.path = path
     self.format = format
     objects = JournalObjectWriter(redaction: redaction)
-    state = SanitizerVisibleMutex(SinkFileState(descriptor: descriptor))
+    state = SanitizerVisibleMutex(SinkFileState(descriptor: descriptor, mapping: mapping))
   }
 
   var linesWritten: Int { state.withLock { $0.lines } }
@@ -37,6 +42,8 @@ final class SinkFile<State: Sendable, Action: Sendable>: Sendable {
   func close() {
     state.withLock { state in
       if state.descriptor >= 0 {
+        state.mapping?.close()
+        state.mapping = nil
         _ = closeDescriptor(state.descriptor)
         state.descriptor = -1
       }
@@ -98,12 +105,29 @@ final class SinkFile<State: Sendable, Action: Sendable>: Sendable {
     state.wroteHeader = true
   }
 
-  /// Writes the buffer with one `write` (a kill loses at most the line it was in the middle of)
-  /// and counts its lines; `false` after a write error, which stops the sink. A write that fails
-  /// partway (a full disk, a file size limit) counts the lines that reached the file whole.
+  /// Writes the buffer with one `write`, or copies it into the mapping (a kill loses at most the
+  /// line it was in the middle of) and counts its lines; `false` after a write error, which
+  /// stops the sink. A write that fails partway (a full disk, a file size limit) counts the lines
+  /// that reached the file whole.
   private static func flush(_ state: inout SinkFileState, path: String, lines: inout Int) -> Bool {
     defer { state.buffer.removeAll() }
     guard state.buffer.count > 0 else { return true }
+    if let mapping = state.mapping {
+      var appended = 0
+      var failure: Errno?
+      state.buffer.withUnsafeBytes { bytes in
+        do throws(Errno) {
+          try mapping.append(bytes, lines: &appended)
+        } catch {
+          failure = error
+        }
+      }
+      state.lines += appended
+      lines = 0
+      guard let failure else { return true }
+      state.error = .writeFailed(path: path, errno: failure.code)
+      return false
+    }
     var written = 0
     do throws(JournalExportError) {
       try ExportStream.write(state.buffer, to: state.descriptor, path: path, written: &written)
@@ -123,6 +147,8 @@ final class SinkFile<State: Sendable, Action: Sendable>: Sendable {
 /// What ``SinkFile`` changes as it writes, under its lock.
 private struct SinkFileState {
   var descriptor: Int32
+  /// The mapping lines are copied into, for a mapped sink.
+  var mapping: MappedFile?
   var wroteHeader = false
   var lines = 0
   var error: JournalExportError?
