@@ -34,8 +34,21 @@ import Foundation
 ///   risky operation, at the end of a test); ``close()`` and the sink's release write every
 ///   pending line first.
 ///
+/// - ``Writing/mapped(chunkBytes:)``: each line is copied into a `MAP_SHARED` mapping of the
+///   file before `send` returns, with no system call but when the file grows (a chunk at a
+///   time, its blocks allocated then): a process that crashes or is killed loses at most the
+///   line being written, as with ``Writing/eachLine``, since the page cache holds the copied
+///   lines. Until the sink is closed or released, the file ends with NUL bytes where the next
+///   lines go; the loaders stop at them, and report them with a torn line in a file left by a
+///   killed process (`chronicle repair` cuts them). Not the default: a reader that reads the
+///   file to its end while the sink is open (`tail -f`, `jq`) sees those NUL bytes, and
+///   `tail -f` misses the lines copied into bytes it had read. A FIFO or a device is written
+///   line by line. See docs/formats/journal-ndjson.md, "Mapped writing".
+///
 /// Either way ``ChronicleTracer/Journal/loadNDJSON(contentsOf:reducer:configuration:limits:)``
 /// reports a torn last line and keeps every line before it; lines are never reordered or skipped.
+/// No mode promises anything on power loss or an operating system crash: the sink does not call
+/// `fsync`, and the kernel writes the page cache to the disk when it chooses.
 ///
 /// The first line is a header with the journal's metadata; the first entry line carries the
 /// state before it as a checkpoint, so the file replays from its start. States and actions pass
@@ -57,7 +70,7 @@ public final class NDJSONFileSink<State: Sendable, Action: Sendable>: JournalSin
     case mapped(chunkBytes: Int = 1 << 20)
   }
 
-  private let file: SinkFile<State, Action>
+  let file: SinkFile<State, Action>
   private let background: BackgroundWriter<State, Action>?
   /// Hands an entry to ``background``: a closure formed where the sink is created, in the
   /// client, so that it is specialized for the client's types. Called from the sink's `record`,
@@ -76,7 +89,8 @@ public final class NDJSONFileSink<State: Sendable, Action: Sendable>: JournalSin
   ///   - url: Where to write.
   ///   - options: The redaction to apply (``ExportOptions/states`` does not apply: a stream
   ///     carries the journal's checkpoints).
-  ///   - writing: When lines reach the file: ``Writing/eachLine`` (default) or in the background.
+  ///   - writing: When lines reach the file: ``Writing/eachLine`` (default), in the background,
+  ///     or copied into a mapping of the file.
   ///   - followingSymbolicLinks: Whether a symbolic link at `url` is followed, writing to the
   ///     file it points to. Default `false`.
   // Inlinable so that the hand-off closures are formed, and specialized, in the client.
@@ -131,19 +145,22 @@ public final class NDJSONFileSink<State: Sendable, Action: Sendable>: JournalSin
     file.close()
   }
 
-  /// The number of lines written, the header included; after a write error, the lines that
-  /// reached the file whole (those of the write it cut short included).
+  /// The number of lines written (or copied into the mapping), the header included; after a
+  /// write error, the lines that reached the file whole (those of the write it cut short
+  /// included).
   public var linesWritten: Int { file.linesWritten }
 
   /// The first write error, after which the sink stops writing; `nil` while all is well.
   public var error: JournalExportError? { file.error }
 
-  /// Waits until every line recorded so far is written (at once when writing ``Writing/eachLine``).
+  /// Waits until every line recorded so far is written (at once when writing ``Writing/eachLine``
+  /// or ``Writing/mapped(chunkBytes:)``).
   public func flush() {
     background?.flush()
   }
 
-  /// Writes the pending lines, then closes the file; later records are ignored.
+  /// Writes the pending lines, then closes the file (a mapped one cut at its lines); later
+  /// records are ignored.
   public func close() {
     background?.stop()
     file.close()
