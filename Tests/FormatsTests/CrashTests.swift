@@ -86,7 +86,7 @@ private let lastAction = Reduce<String, String> { state, action in
   }
 
   /// Fifty kills at moments spread over the run, each line written (`printing`) or copied into
-  /// the mapping (`mapped-printing`, whose chunks of 64 KiB are grown every 30 lines or so):
+  /// the mapping (`mapped-printing`, whose chunks of 64 KiB are grown every 12 to 130 lines):
   /// every entry whose `send` had returned is in the file, in order; what follows them is at
   /// most one more entry, and a torn line (with the NUL bytes of the mapping after it).
   @Test(arguments: ["printing", "mapped-printing"])
@@ -96,7 +96,7 @@ private let lastAction = Reduce<String, String> { state, action in
         "chronicle-kills-\(UUID()).ndjson")
       defer { try? FileManager.default.removeItem(at: file) }
       let (lines, process) = try runToEnd(
-        [file.path, "0", "\(1_000 + 97 * kill)", mode], killAfterPrinting: 1 + (kill * 37) % 400)
+        [file.path, "0", "\(500 + 97 * kill)", mode], killAfterPrinting: 1 + (kill * 37) % 120)
       #expect(process.terminationReason == .uncaughtSignal)
       let sent = try #require(lines.last.flatMap { Int($0) })
       let bytes = try Data(contentsOf: file)

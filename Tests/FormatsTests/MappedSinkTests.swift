@@ -21,7 +21,9 @@ import TracerFixtures
 
   private typealias Sink = NDJSONFileSink<Counter.State, Counter.Action>
 
-  private static let actions: [Counter.Action] = [.increment, .note("a\nb"), .add(-3), .decrement, .note("é")]
+  private static let actions: [Counter.Action] = [
+    .increment, .note("a\nb"), .add(-3), .decrement, .note("é"),
+  ]
 
   /// A sink on one file per growth; both sinks of the same journal, so their lines are the same.
   private func mappedAndEachLine(
@@ -104,7 +106,8 @@ import TracerFixtures
     var bytes = try Data(contentsOf: URL(fileURLWithPath: mapped.path))
     let lines = try Data(contentsOf: URL(fileURLWithPath: each.path)).count
     // The start of a line being copied when the kill came.
-    bytes.replaceSubrange(lines..<(lines + tornBytes), with: Data(#"{"entry":{"index":5,"#.utf8.prefix(tornBytes)))
+    bytes.replaceSubrange(
+      lines..<(lines + tornBytes), with: Data(#"{"entry":{"index":5,"#.utf8.prefix(tornBytes)))
     let url = temporaryFile()
     try bytes.write(to: url)
     return (url, lines, lines, bytes.count)
@@ -140,7 +143,8 @@ import TracerFixtures
     defer { remove(mapped, each) }
     let lines = try Data(contentsOf: URL(fileURLWithPath: each.path)).count
     let url = URL(fileURLWithPath: mapped.path)
-    let expected = TornLine(lineNumber: 7, byteOffset: lines, byteCount: 0, unwrittenByteCount: (3 << 20) - lines)
+    let expected = TornLine(
+      lineNumber: 7, byteOffset: lines, byteCount: 0, unwrittenByteCount: (3 << 20) - lines)
     #expect(try CounterJournal.loadNDJSON(contentsOf: url, reducer: Counter()).tornLine == expected)
     #expect(try JournalFile.scan(contentsOf: url) { _, _ in true }.tornLine == expected)
   }

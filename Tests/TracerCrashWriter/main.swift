@@ -34,7 +34,8 @@ else {
 }
 let fullMode = arguments.count == 5 ? arguments[4] : "eachLine"
 let mapped = fullMode.hasPrefix("mapped")
-let mode = mapped ? (fullMode == "mapped" ? "eachLine" : String(fullMode.dropFirst("mapped-".count))) : fullMode
+let mode =
+  mapped ? (fullMode == "mapped" ? "eachLine" : String(fullMode.dropFirst("mapped-".count))) : fullMode
 if mode.hasPrefix("limited:"), let bytes = rlim_t(mode.dropFirst("limited:".count)) {
   signal(SIGXFSZ, SIG_IGN)
   var limit = rlimit(rlim_cur: bytes, rlim_max: bytes)
