@@ -57,13 +57,22 @@ final class MappedFile {
   /// Appends the lines of `bytes` (each ending with its newline), one after the other, counting
   /// them in `lines`. Throws the `errno` of a growth that failed, after the lines before the one
   /// that did not fit.
-  func append(_ bytes: UnsafeRawBufferPointer, lines: inout Int) throws(Errno) {
-    var start = 0
-    while start < bytes.count {
-      let newline = bytes[start...].firstIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? bytes.count
-      try appendLine(UnsafeRawBufferPointer(rebasing: bytes[start..<newline]))
+  /// `lineCount` is the number of lines in `bytes`: one line (most calls) is copied without
+  /// looking for its newline.
+  func append(_ bytes: UnsafeRawBufferPointer, lineCount: Int, lines: inout Int) throws(Errno) {
+    if lineCount == 1 {
+      try appendLine(bytes)
       lines += 1
-      start = newline
+      return
+    }
+    var start = 0
+    while start < bytes.count, let base = bytes.baseAddress {
+      let end =
+        memchr(base + start, Int32(UInt8(ascii: "\n")), bytes.count - start)
+        .map { UnsafeRawPointer(base).distance(to: UnsafeRawPointer($0)) + 1 } ?? bytes.count
+      try appendLine(UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
+      lines += 1
+      start = end
     }
   }
 
@@ -99,7 +108,14 @@ final class MappedFile {
     }
     unmap()
     let length = size - offset
-    let mapped = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, off_t(offset))
+    #if os(Linux)
+      // The window's pages read in at once (zeros, from allocated blocks) rather than one fault
+      // each as lines reach them.
+      let flags = MAP_SHARED | MAP_POPULATE
+    #else
+      let flags = MAP_SHARED
+    #endif
+    let mapped = mmap(nil, length, PROT_READ | PROT_WRITE, flags, descriptor, off_t(offset))
     guard let mapped, mapped != UnsafeMutableRawPointer(bitPattern: -1) else { throw Errno(errno) }
     window = mapped
     windowOffset = offset

@@ -117,7 +117,7 @@ final class SinkFile<State: Sendable, Action: Sendable>: Sendable {
       var failure: Errno?
       state.buffer.withUnsafeBytes { bytes in
         do throws(Errno) {
-          try mapping.append(bytes, lines: &appended)
+          try mapping.append(bytes, lineCount: lines, lines: &appended)
         } catch {
           failure = error
         }
