@@ -99,6 +99,23 @@ import TracerFixtures
     #expect(mapped.linesWritten == 301)
   }
 
+  /// Sends from four threads at once, the file grown 4 KiB at a time: every line whole, each
+  /// entry once, in the journal's order.
+  @Test func concurrentSendersGetEveryLineWholeAndInOrder() throws {
+    let mapped = try Sink(url: temporaryFile(), writing: .mapped(chunkBytes: 4_096))
+    defer { remove(mapped) }
+    let (store, _) = makeTracedStore(.init(maxEntries: 10, sinks: [mapped]), probe: false)
+    DispatchQueue.concurrentPerform(iterations: 4) { thread in
+      for step in 0..<500 { store.send(step.isMultiple(of: 7) ? .note("thread \(thread)") : .add(step)) }
+    }
+    mapped.close()
+    let result = try CounterJournal.loadNDJSON(
+      contentsOf: URL(fileURLWithPath: mapped.path), reducer: Counter())
+    #expect(result.tornLine == nil)
+    #expect(result.journal.snapshot().entries.map(\.sequence) == Array(1...2_000))
+    #expect(mapped.linesWritten == 2_001)
+  }
+
   /// What a killed writer leaves: the open file copied as it is (lines, then NULs).
   private func killedFile(tornBytes: Int) throws -> (url: URL, lines: Int, tornAt: Int, size: Int) {
     let (mapped, each, _) = try mappedAndEachLine(chunkBytes: 8_192)
