@@ -132,7 +132,9 @@ private struct DiscardingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerP
 
   mutating func encodeNil(forKey key: Key) throws {}
   mutating func encode(_ value: Int, forKey key: Key) throws { blackHole(value) }
-  mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { try value.encode(to: DiscardingEncoder()) }
+  mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+    try value.encode(to: DiscardingEncoder())
+  }
 
   mutating func nestedContainer<NestedKey: CodingKey>(
     keyedBy keyType: NestedKey.Type, forKey key: Key
