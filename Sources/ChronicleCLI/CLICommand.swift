@@ -11,6 +11,7 @@ enum CLICommand {
   case convert(input: String, output: String, format: ConversionFormat)
   case compare(String, String)
   case follow(path: String, count: Int?)
+  case repair(input: String, output: String)
 
   /// What `convert --to` writes.
   enum ConversionFormat: String, CaseIterable {
@@ -33,6 +34,9 @@ enum CLICommand {
       follow FILE [--for N]              prints the entries of an NDJSON stream as they are appended,
                                          until Ctrl-C or N entries
       convert IN OUT --to FORMAT         writes IN as FORMAT: json, ndjson, chrome, redux or html
+      repair FILE [OUT]                  cuts what a killed writer left after an NDJSON stream's
+                                         complete lines (a torn line, a mapped sink's NUL bytes);
+                                         writes OUT, or replaces FILE
       help                               this text (also --help, -h)
 
     --json prints one JSON object instead of text (its shape: README, "chronicle --json").
@@ -96,6 +100,12 @@ enum CLICommand {
         return count
       }
       self = .follow(path: try positional(1)[0], count: count)
+    case "repair":
+      if let unknown = rest.first(where: { $0.hasPrefix("--") }) { throw .usage("unknown option \(unknown)") }
+      guard (1...2).contains(rest.count) else {
+        throw .usage("repair takes 1 or 2 arguments, got \(rest.count)")
+      }
+      self = .repair(input: rest[0], output: rest.last ?? rest[0])
     case "convert":
       guard let to = try option("--to") else { throw .usage("convert needs --to FORMAT") }
       guard let format = ConversionFormat(rawValue: to) else {
@@ -176,6 +186,8 @@ enum CLICommand {
     case .follow(let path, let count):
       try JournalFollower(path: path, count: count).run()
       return ""
+    case .repair(let input, let output):
+      return try JournalRepair(input: input, output: output).run()
     case .convert(let input, let output, let format):
       let document = try Self.load(input)
       // Every export is written beside the target and renamed over it, so a symbolic link there

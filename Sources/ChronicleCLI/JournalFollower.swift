@@ -23,8 +23,9 @@ import Synchronization
 ///
 /// Each of these is said on standard error. What was read is printed only once the path is
 /// seen to be the same file, not truncated, after the read. A last line without its newline is one the sink is
-/// still writing: its entry is printed once it is complete. An empty file, or a header still
-/// being written, is waited for.
+/// still writing: its entry is printed once it is complete, as is a line followed by NUL bytes
+/// (a mapped sink's file, grown ahead of its lines). An empty file, or a header still being
+/// written, is waited for.
 struct JournalFollower {
   var path: String
   var count: Int?
@@ -162,12 +163,16 @@ private struct FollowedFile {
       let count = pread(descriptor, &chunk, chunk.count, off_t(offset))
       if count < 0, errno == EINTR { continue }
       guard count > 0 else { return entries }
-      offset += count
+      // A mapped sink's file ends with NUL bytes where its next lines go: read up to them, and
+      // from there again at the next poll.
+      let written = chunk[..<count].firstIndex(of: 0) ?? count
+      offset += written
       do {
-        entries += try reader.append(Array(chunk[..<count]))
+        entries += try reader.append(Array(chunk[..<written]))
       } catch {
         throw .badFile(path: path, error)
       }
+      if written < count { return entries }
     }
   }
 

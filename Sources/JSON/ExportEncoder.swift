@@ -1,5 +1,4 @@
 import ChronicleInspection
-import ChronicleStore
 
 /// Turns states and actions into JSON for exports: through `Encodable` when the value conforms
 /// (redacted as it is encoded), and as a redacted description otherwise.

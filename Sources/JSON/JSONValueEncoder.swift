@@ -1,5 +1,4 @@
 import ChronicleInspection
-import ChronicleStore
 import Foundation
 
 /// Encodes `Encodable` values to ``JSONValue`` trees, redacting as it goes.

@@ -17,16 +17,20 @@ private struct Tally: Reducer {
 }
 
 /// A store whose tracer streams to `url` through an `NDJSONFileSink`, as an app's would.
-private func streamingStore(to url: URL) throws -> Store<Tally.State, Tally.Action> {
-  let sink = try NDJSONFileSink<Tally.State, Tally.Action>(url: url)
+/// With `mapped`, the sink copies its lines into a mapping grown 4 KiB at a time.
+private func streamingStore(to url: URL, mapped: Bool = false) throws -> Store<Tally.State, Tally.Action> {
+  let sink = try NDJSONFileSink<Tally.State, Tally.Action>(
+    url: url, writing: mapped ? .mapped(chunkBytes: 4_096) : .eachLine)
   let journal = Journal(reducer: Tally(), configuration: .init(sinks: [sink]))
   return Store(initialState: Tally.State(), reducer: Tally(), middleware: [.tracer(journal)])
 }
 
 @Suite struct FollowCLITests {
-  @Test func followPrintsTheEntriesAlreadyWrittenThenEachOneAsTheSinkAppendsIt() throws {
+  /// Each line written, or copied into a mapping grown ahead of the lines (NUL bytes after them).
+  @Test(arguments: [false, true])
+  func followPrintsTheEntriesAlreadyWrittenThenEachOneAsTheSinkAppendsIt(mapped: Bool) throws {
     let url = try CLIRunner.temporaryFolder().appendingPathComponent("live.ndjson")
-    let store = try streamingStore(to: url)
+    let store = try streamingStore(to: url, mapped: mapped)
     store.send(.add(1), context: "Till")
     let follow = try ChildProcess("follow", url.path, "--for", "3")
     #expect(follow.nextLine() == #"0 #1 add [Till] user {"add":{"_0":1}}"#)
@@ -89,14 +93,16 @@ private func streamingStore(to url: URL) throws -> Store<Tally.State, Tally.Acti
 }
 
 @Suite struct FollowFileChangeTests {
-  @Test func followStartsAgainWhenANewSinkTruncatesTheFile() throws {
+  /// Each line written, or copied into a mapping grown ahead of the lines (NUL bytes after them).
+  @Test(arguments: [false, true])
+  func followStartsAgainWhenANewSinkTruncatesTheFile(mapped: Bool) throws {
     let url = try CLIRunner.temporaryFolder().appendingPathComponent("live.ndjson")
-    let firstRun = try streamingStore(to: url)
+    let firstRun = try streamingStore(to: url, mapped: mapped)
     firstRun.send(.add(1), context: "Till")
     let follow = try ChildProcess("follow", url.path, "--for", "2")
     #expect(follow.nextLine() == #"0 #1 add [Till] user {"add":{"_0":1}}"#)
     // The app starts again: a shorter file whose sequence numbers start from 1 again.
-    let secondRun = try streamingStore(to: url)
+    let secondRun = try streamingStore(to: url, mapped: mapped)
     secondRun.send(.add(2))
     #expect(follow.nextLine() == #"0 #1 add user {"add":{"_0":2}}"#)
     #expect(follow.waitForExit().status == 0)
@@ -119,17 +125,18 @@ private func streamingStore(to url: URL) throws -> Store<Tally.State, Tally.Acti
 
   /// Rotated as logs are: the file renamed, a new sink writing a new one at the path. Every entry
   /// of the old file is printed (those written after the last poll too), then the new file's
-  /// from its start.
-  @Test func followReadsTheRestOfARotatedFileThenTheNewOneFromItsStart() throws {
+  /// from its start. Each line written, or copied into a mapping (NUL bytes after the lines).
+  @Test(arguments: [false, true])
+  func followReadsTheRestOfARotatedFileThenTheNewOneFromItsStart(mapped: Bool) throws {
     let folder = try CLIRunner.temporaryFolder()
     let url = folder.appendingPathComponent("live.ndjson")
-    let firstRun = try streamingStore(to: url)
+    let firstRun = try streamingStore(to: url, mapped: mapped)
     firstRun.send(.add(0))
     let follow = try ChildProcess("follow", url.path, "--for", "130")
     #expect(follow.nextLine() == lines(1, adding: 0)[0])
     for value in 1..<100 { firstRun.send(.add(value)) }
     try FileManager.default.moveItem(at: url, to: folder.appendingPathComponent("live.1.ndjson"))
-    let secondRun = try streamingStore(to: url)
+    let secondRun = try streamingStore(to: url, mapped: mapped)
     for value in 1_000..<1_030 { secondRun.send(.add(value)) }
     var printed: [String] = []
     while printed.count < 129, let line = follow.nextLine() { printed.append(line) }

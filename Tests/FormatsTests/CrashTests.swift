@@ -85,6 +85,56 @@ private let lastAction = Reduce<String, String> { state, action in
     #expect(snapshot.state(after: last)?.count == "\(snapshot.count):".count + 192 * 1024)
   }
 
+  /// Fifty kills at moments spread over the run, each line written (`printing`) or copied into
+  /// the mapping (`mapped-printing`, whose chunks of 64 KiB are grown every 12 to 130 lines):
+  /// every entry whose `send` had returned is in the file, in order; what follows them is at
+  /// most one more entry, and a torn line (with the NUL bytes of the mapping after it).
+  @Test(arguments: ["printing", "mapped-printing"])
+  func fiftyKillsLoseNoLineBeyondTheTornOne(mode: String) throws {
+    for kill in 0..<50 {
+      let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "chronicle-kills-\(UUID()).ndjson")
+      defer { try? FileManager.default.removeItem(at: file) }
+      let (lines, process) = try runToEnd(
+        [file.path, "0", "\(500 + 97 * kill)", mode], killAfterPrinting: 1 + (kill * 37) % 120)
+      #expect(process.terminationReason == .uncaughtSignal)
+      let sent = try #require(lines.last.flatMap { Int($0) })
+      let bytes = try Data(contentsOf: file)
+      let result = try Journal<String, String>.loadNDJSON(contentsOf: file, reducer: lastAction)
+      let sequences = result.journal.snapshot().entries.map(\.sequence)
+      // The journal keeps 16 entries; the file holds them all, counted by their lines.
+      let entryLines = bytes.split(separator: UInt8(ascii: "\n")).count - 1 - (result.tornLine == nil ? 0 : 1)
+      #expect(entryLines >= sent, "kill \(kill): \(sent) sent, \(entryLines) in the file")
+      #expect(entryLines <= sent + 1)
+      #expect(sequences.last.map(Int.init) == entryLines)
+      if let torn = result.tornLine {
+        #expect(torn.byteOffset + torn.byteCount + torn.unwrittenByteCount == bytes.count)
+        #expect(torn.lineNumber == entryLines + 2)
+      }
+      if mode == "printing" { #expect(result.tornLine?.unwrittenByteCount ?? 0 == 0) }
+    }
+  }
+
+  /// A mapped sink near a file size limit (RLIMIT_FSIZE in the child) grows the file by what a
+  /// line needs once a chunk no longer fits, then stops with the error: `linesWritten` counts
+  /// the complete lines, which are all the file holds once the sink is released.
+  @Test func aMappedSinkAtAFileSizeLimitStopsWithTheLinesThatFit() throws {
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "chronicle-mapped-limited-\(UUID()).ndjson")
+    defer { try? FileManager.default.removeItem(at: file) }
+    let limit = 300_001
+    let (lines, process) = try runToEnd([file.path, "0", "1000", "mapped-limited:\(limit)"])
+    #expect(process.terminationReason == .exit)
+    #expect(process.terminationStatus == 0)
+    let bytes = try Data(contentsOf: file)
+    #expect(bytes.count <= limit)
+    // Short of the limit by less than the line that did not fit (a checkpoint line: 2.3 KB).
+    #expect(bytes.count > limit - 2_500)
+    #expect(bytes.last == UInt8(ascii: "\n"))
+    let completeLines = bytes.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+    #expect(lines == ["\(completeLines)"])
+  }
+
   /// Everything the child printed on standard output until it ended.
   private func runToEnd(
     _ arguments: [String], killAfterPrinting count: Int? = nil

@@ -1,5 +1,4 @@
 import ChronicleInspection
-import ChronicleStore
 import Foundation
 import Testing
 

@@ -2,7 +2,8 @@
 // forever, with large lines, and prints "ready" once the file holds a given number of entries.
 // The test kills it with SIGKILL while it appends, then loads the file.
 //
-// Usage: TracerCrashWriter <file> <entries before ready> <payload bytes> [background | counting | limited:N]
+// Usage: TracerCrashWriter <file> <entries before ready> <payload bytes>
+//   [background | counting | limited:N | printing | mapped | mapped-printing | mapped-limited:N]
 //
 // With `background`, the sink writes in the background (up to 64 pending lines) and the writer
 // flushes it before it says "ready". With `counting`, the sink writes in the background with at
@@ -11,7 +12,10 @@
 // (`12\n`) after each `send` returns. With `limited:N`,
 // the process may write files of at most N bytes (RLIMIT_FSIZE, SIGXFSZ ignored), the sink
 // writes in the background, and the writer sends until the sink reports its write error, then
-// prints the sink's `linesWritten` and exits with status 0.
+// closes the sink, prints its `linesWritten` and exits with status 0. With `printing`, the sink writes each
+// line and the writer prints the number of entries sent after each `send` returns, never
+// flushing. A `mapped` prefix makes the sink write `.mapped(chunkBytes: 65_536)` (small chunks,
+// so that kills land on growths too), the rest of the mode as without it.
 //
 // The store's state and actions are `String`s, so that the test can load the file with the
 // same types (a type declared here would have another module name).
@@ -26,11 +30,14 @@ guard (4...5).contains(arguments.count), let readyAfter = Int(arguments[2]),
 else {
   FileHandle.standardError.write(
     Data(
-      "usage: TracerCrashWriter <file> <entries before ready> <payload bytes> [background | counting | limited:N]\n"
+      "usage: TracerCrashWriter <file> <entries before ready> <payload bytes> [[mapped-]mode]\n"
         .utf8))
   exit(2)
 }
-let mode = arguments.count == 5 ? arguments[4] : "eachLine"
+let fullMode = arguments.count == 5 ? arguments[4] : "eachLine"
+let mapped = fullMode.hasPrefix("mapped")
+let mode =
+  mapped ? (fullMode == "mapped" ? "eachLine" : String(fullMode.dropFirst("mapped-".count))) : fullMode
 if mode.hasPrefix("limited:"), let bytes = rlim_t(mode.dropFirst("limited:".count)) {
   signal(SIGXFSZ, SIG_IGN)
   var limit = rlimit(rlim_cur: bytes, rlim_max: bytes)
@@ -47,11 +54,13 @@ if mode.hasPrefix("limited:"), let bytes = rlim_t(mode.dropFirst("limited:".coun
 
 let sink = try NDJSONFileSink<String, String>(
   url: URL(fileURLWithPath: arguments[1]),
-  writing: mode == "background"
-    ? .inBackground(maxPendingLines: 64)
-    : mode == "counting"
-      ? .inBackground(maxPendingLines: 16)
-      : mode.hasPrefix("limited:") ? .inBackground() : .eachLine)
+  writing: mapped
+    ? .mapped(chunkBytes: 65_536)
+    : mode == "background"
+      ? .inBackground(maxPendingLines: 64)
+      : mode == "counting"
+        ? .inBackground(maxPendingLines: 16)
+        : mode.hasPrefix("limited:") ? .inBackground() : .eachLine)
 let journal = Journal<String, String>(
   configuration: .init(checkpointInterval: 8, maxEntries: 16, sinks: [sink])
 ) { state, action in
@@ -79,6 +88,7 @@ while true {
   if mode.hasPrefix("limited:") {
     if sent.isMultiple(of: 16) { sink.flush() }
     if sink.error != nil {
+      sink.close()
       FileHandle.standardOutput.write(Data("\(sink.linesWritten)\n".utf8))
       exit(0)
     }
@@ -86,7 +96,7 @@ while true {
     FileHandle.standardError.write(Data("write failed: \(error)\n".utf8))
     exit(1)
   }
-  if mode == "counting" {
+  if mode == "counting" || mode == "printing" {
     FileHandle.standardOutput.write(Data("\(sent)\n".utf8))
   } else if sent == readyAfter {
     sink.flush()

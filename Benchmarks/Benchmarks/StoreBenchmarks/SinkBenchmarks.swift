@@ -1,6 +1,6 @@
 // The NDJSON sink's cost inside `send` (issue 12): the tracer with a sink writing each line before
-// `send` returns, and with one writing in the background, against the tracer alone, in the same
-// run. In the plain scenarios every action carries a new payload (`.add(n)`, n counting up), so no
+// `send` returns, with one copying each line into a mapping of the file (issue 27), and with one
+// writing in the background, against the tracer alone, in the same run. In the plain scenarios every action carries a new payload (`.add(n)`, n counting up), so no
 // action's JSON is reused: the sink encodes every action (the worst case). The `-repeating` ones
 // send `.add(n % 100)`, a hundred distinct actions as an app's buttons and rows make, whose JSON
 // the sink keeps after it first encodes each (up to 1,024 values per action type); each has its
@@ -132,7 +132,9 @@ private struct DiscardingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerP
 
   mutating func encodeNil(forKey key: Key) throws {}
   mutating func encode(_ value: Int, forKey key: Key) throws { blackHole(value) }
-  mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { try value.encode(to: DiscardingEncoder()) }
+  mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+    try value.encode(to: DiscardingEncoder())
+  }
 
   mutating func nestedContainer<NestedKey: CodingKey>(
     keyedBy keyType: NestedKey.Type, forKey key: Key
@@ -177,8 +179,12 @@ func registerSinkBenchmarks() {
       printSinkSamples(reference)
     }
 
-    for writing in [NDJSONFileSink<Tally.State, Tally.Action>.Writing.eachLine, .inBackground()] {
-      let name = (writing == .eachLine ? "sink/ndjson-each-line" : "sink/ndjson-background") + amounts.suffix
+    let modes: [(String, NDJSONFileSink<Tally.State, Tally.Action>.Writing)] = [
+      ("sink/ndjson-each-line", .eachLine), ("sink/ndjson-background", .inBackground()),
+      ("sink/ndjson-mapped", .mapped()),
+    ]
+    for (scenario, writing) in modes {
+      let name = scenario + amounts.suffix
       Benchmark(name) { benchmark in
         let url = exportFile("\(name.replacingOccurrences(of: "/", with: "-")).ndjson")
         defer { try? FileManager.default.removeItem(at: url) }

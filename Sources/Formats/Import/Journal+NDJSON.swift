@@ -80,6 +80,8 @@ struct NDJSONLoader<State: Decodable & Sendable, Action: Decodable & Sendable> {
   private var pendingOffset = 0
   private var lineNumber = 0
   private var totalBytes = 0
+  /// The bytes from the first NUL after the last newline on: a mapped sink's unwritten tail.
+  private var unwritten = 0
   private var scratch = JSONParser.Scratch()
   /// The tokens of the line being read, reused from line to line.
   private let tape = JSONTape()
@@ -100,12 +102,27 @@ struct NDJSONLoader<State: Decodable & Sendable, Action: Decodable & Sendable> {
     guard totalBytes <= limits.maxBytes else {
       throw .tooLarge(entry: nil, field: "(document)", limit: limits.maxBytes)
     }
+    if unwritten > 0 {
+      if block.withUnsafeBufferPointer(UnwrittenTail.hasNewline) {
+        throw UnwrittenTail.lineAfterTail(
+          lineNumber: lineNumber + 1, byteOffset: totalBytes - block.count - unwritten)
+      }
+      unwritten += block.count
+      return
+    }
     let start = try block.withUnsafeBufferPointer { (block) throws(JournalImportError) in
       try completeLines(of: block, at: blockStart)
     }
     guard start < block.count else { return }
     if pending.isEmpty { pendingOffset = blockStart + start }
-    pending.append(contentsOf: block[start...])
+    var end = block.count
+    if let tail = block.withUnsafeBufferPointer({
+      UnwrittenTail.start(in: UnsafeBufferPointer(rebasing: $0[start...]))
+    }) {
+      end = start + tail
+      unwritten = block.count - end
+    }
+    pending.append(contentsOf: block[start..<end])
     if pending.count > limits.maxLineBytes {
       throw .tooLarge(entry: nil, field: "line \(lineNumber + 1)", limit: limits.maxLineBytes)
     }
@@ -202,8 +219,10 @@ struct NDJSONLoader<State: Decodable & Sendable, Action: Decodable & Sendable> {
     reduce: @escaping @Sendable (inout State, Action) -> Effect<Action>
   ) throws(JournalImportError) -> NDJSONLoadResult<State, Action> {
     var torn: TornLine?
-    if !pending.isEmpty {
-      torn = TornLine(lineNumber: lineNumber + 1, byteOffset: pendingOffset, byteCount: pending.count)
+    if !pending.isEmpty || unwritten > 0 {
+      torn = TornLine(
+        lineNumber: lineNumber + 1, byteOffset: pendingOffset, byteCount: pending.count,
+        unwrittenByteCount: unwritten)
     }
     let content: JournalContent<State, Action>
     if let builder {

@@ -137,10 +137,18 @@ extension JournalFile {
     var torn: TornLine?
     var start = headerEnd + 1
     var lineNumber = 1
-    while start < bytes.count {
+    // A mapped sink's unwritten tail: from the first NUL after the last newline.
+    let lastLine = (bytes.lastIndex(of: UInt8(ascii: "\n")) ?? headerEnd) + 1
+    let written = UnwrittenTail.start(in: UnsafeBufferPointer(rebasing: bytes[lastLine...])).map {
+      lastLine + $0
+    }
+    let streamEnd = written ?? bytes.count
+    while start < streamEnd || (written != nil && torn == nil) {
       lineNumber += 1
-      guard let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) else {
-        torn = TornLine(lineNumber: lineNumber, byteOffset: start, byteCount: bytes.count - start)
+      guard start < streamEnd, let end = bytes[start..<streamEnd].firstIndex(of: UInt8(ascii: "\n")) else {
+        torn = TornLine(
+          lineNumber: lineNumber, byteOffset: start, byteCount: streamEnd - start,
+          unwrittenByteCount: bytes.count - streamEnd)
         break
       }
       defer { start = end + 1 }

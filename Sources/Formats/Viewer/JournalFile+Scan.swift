@@ -106,8 +106,9 @@ private struct StreamCheck {
     while let line = try lines.next() {
       lineNumber += 1
       guard case .complete(let bytes, let offset) = line else {
-        if case .torn(let offset, let count) = line {
-          tornLine = TornLine(lineNumber: lineNumber, byteOffset: offset, byteCount: count)
+        if case .torn(let offset, let count, let unwritten) = line {
+          tornLine = TornLine(
+            lineNumber: lineNumber, byteOffset: offset, byteCount: count, unwrittenByteCount: unwritten)
         }
         break
       }
@@ -211,8 +212,9 @@ private struct LineReader: ~Copyable {
   enum Line {
     /// A line and the byte offset of its start; without its newline.
     case complete([UInt8], offset: Int)
-    /// The last line, without a newline: its offset and length.
-    case torn(offset: Int, count: Int)
+    /// The last line, without a newline: its offset and length, and the bytes of a mapped
+    /// sink's unwritten tail after it.
+    case torn(offset: Int, count: Int, unwritten: Int)
   }
 
   private let file: FileInput
@@ -222,6 +224,10 @@ private struct LineReader: ~Copyable {
   private var start = 0
   private var bufferOffset = 0
   private var ended = false
+  /// The bytes of the unwritten tail (see ``UnwrittenTail``), once found: cut from ``buffer``.
+  private var unwritten = 0
+  /// The complete lines returned.
+  private var lineCount = 0
   private static var chunk: Int { 1 << 20 }
 
   init(file: consuming FileInput, limit: Int) {
@@ -237,13 +243,21 @@ private struct LineReader: ~Copyable {
         let line = Array(buffer[start..<end])
         let offset = bufferOffset + start
         start = end + 1
+        lineCount += 1
         return .complete(line, offset: offset)
       }
       if ended {
-        guard start < buffer.count else { return nil }
-        let torn = Line.torn(offset: bufferOffset + start, count: buffer.count - start)
+        guard start < buffer.count || unwritten > 0 else { return nil }
+        let torn = Line.torn(offset: bufferOffset + start, count: buffer.count - start, unwritten: unwritten)
         start = buffer.count
+        unwritten = 0
         return torn
+      }
+      if let tail = buffer.withUnsafeBufferPointer({
+        UnwrittenTail.start(in: UnsafeBufferPointer(rebasing: $0[searched...]))
+      }) {
+        try skipTail(from: searched + tail)
+        continue
       }
       // A line longer than the loader accepts: let the loader say so.
       if buffer.count - start > limit { throw .tooLarge(entry: nil, field: "line", limit: limit) }
@@ -256,6 +270,22 @@ private struct LineReader: ~Copyable {
       }
       let more = try file.read(upTo: Self.chunk)
       if more.isEmpty { ended = true } else { buffer += more }
+    }
+  }
+
+  /// Reads the rest of the file as the unwritten tail, which starts at `tail` in ``buffer``;
+  /// throws if a line ends in it.
+  private mutating func skipTail(from tail: Int) throws(JournalImportError) {
+    unwritten = buffer.count - tail
+    buffer.removeSubrange(tail...)
+    ended = true
+    while true {
+      let more = try file.read(upTo: Self.chunk)
+      if more.isEmpty { return }
+      if more.withUnsafeBufferPointer(UnwrittenTail.hasNewline) {
+        throw UnwrittenTail.lineAfterTail(lineNumber: lineCount + 1, byteOffset: bufferOffset + tail)
+      }
+      unwritten += more.count
     }
   }
 }

@@ -7,7 +7,9 @@ import Foundation
 /// ``JournalFile/init(contentsOf:limits:)`` reads it. What `chronicle follow` prints.
 ///
 /// The first line must be the stream's header. A line still without its newline (one the sink
-/// is writing) waits for the bytes that complete it. Entries are returned in the order of their
+/// is writing) waits for the bytes that complete it. A mapped sink's file holds NUL bytes after
+/// its lines, where the next ones will go: hand over the bytes before the first NUL, and read
+/// again from there. Entries are returned in the order of their
 /// lines: a branch's entries follow the ones they replace.
 public struct JournalStreamReader: Sendable {
   private let limits: JournalImportLimits
