@@ -5,10 +5,10 @@ import Synchronization
 /// thread tells a re-entrant call by finding its own id there.
 ///
 /// Uncontended, taking it is one compare-and-exchange and releasing it one exchange and a load.
-/// A `Mutex` paired with a separate owner word cost about twenty instructions more per action
-/// (callgrind, `Benchmarks/callgrind.sh`): two calls into the runtime for the thread's id, the
-/// owner's two stores, and the ordering edge ThreadSanitizer needs around `Mutex` (these atomics
-/// are inlined into this module and instrumented, so TSan sees this lock's ordering itself).
+/// A `Mutex` paired with a separate owner word cost ten instructions more per `send` (106 against
+/// 96, `Benchmarks/callgrind.sh`): two reads of the thread's id for the `Mutex`, the owner's two
+/// stores, and the ordering edge ThreadSanitizer needs around `Mutex` (these atomics are inlined
+/// into this module and instrumented, so TSan sees this lock's ordering itself).
 ///
 /// A thread that finds the lock taken parks on a condition until the holder releases it. The
 /// holder's release (a sequentially consistent exchange) is ordered with its read of `waiters`,
