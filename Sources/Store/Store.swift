@@ -54,14 +54,12 @@ import Synchronization
 @dynamicMemberLookup
 public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable {
   // `@unchecked Sendable`: all mutable state is in `storage`, which is only touched by the thread
-  // that holds `lock` and has recorded itself in `owner`. `reducer`, `middleware`, `activity`
-  // and `registrar` are immutable or thread-safe themselves.
+  // that holds `lock` (and so is its `owner`). `reducer`, `middleware`, `activity` and
+  // `registrar` are immutable or thread-safe themselves.
 
-  /// Serializes processing. Held for the whole of an action (chain, reducer, subscribers).
-  @usableFromInline let lock = SanitizerVisibleMutex<Void>(())
-  /// The `ThreadID` of the thread holding `lock`, or 0. Only the owner writes its own id, so a
-  /// thread reading its own id knows it is re-entrant; relaxed ordering is enough.
-  @usableFromInline let owner = Atomic<UInt>(0)
+  /// Serializes processing. Held for the whole of an action (chain, reducer, subscribers). Its
+  /// `owner` is the thread holding it, so a thread finding its own id there is re-entrant.
+  @usableFromInline let lock = StoreLock()
   @usableFromInline let storage: UnsafeMutablePointer<StoreStorage<State, Action>>
   @usableFromInline let reducer: @Sendable (inout State, Action) -> Effect<Action>
   @usableFromInline let middleware: [AnyMiddleware<State, Action>]
@@ -159,7 +157,7 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
     )
     let unmanaged = Unmanaged.passUnretained(self)
     StoreOwners.register(ObjectIdentifier(self)) {
-      unmanaged._withUnsafeGuaranteedRef { $0.owner.load(ordering: .relaxed) }
+      unmanaged._withUnsafeGuaranteedRef { $0.lock.owner.load(ordering: .relaxed) }
     }
   }
 
@@ -226,7 +224,7 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
   @inlinable @inline(__always)
   func submit(_ action: Action, context: String?, cause: Cause) {
     let thread = ThreadID.current
-    if owner.load(ordering: .relaxed) == thread {
+    if lock.owner.load(ordering: .relaxed) == thread {
       enqueue(PendingAction(action: action, context: context, cause: cause, record: nil))
       return
     }
@@ -235,8 +233,7 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
     // costs what locking does. The closure is written out at each lock call, not stored in a
     // variable: a stored closure is escaping, retains what it captures, and is not inlined (with
     // one, `send/no-middleware` took three times as long).
-    let turn = lock.withLockIfAvailable { _ in ownTurn(action, context: context, cause: cause, thread: thread)
-    }
+    let turn = lock.withLockIfAvailable(thread) { ownTurn(action, context: context, cause: cause) }
     guard let hasWaiters = turn else {
       return submitContended(action, context: context, cause: cause, thread: thread)
     }
@@ -254,7 +251,7 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
       deferToOwner(.action(PendingAction(action: action, context: context, cause: cause, record: nil)))
       return
     }
-    let hasWaiters = lock.withLock { _ in ownTurn(action, context: context, cause: cause, thread: thread) }
+    let hasWaiters = lock.withLock(thread) { ownTurn(action, context: context, cause: cause) }
     if hasWaiters { resumeIdleWaitersIfIdle() }
     if inboxCount.load(ordering: .sequentiallyConsistent) != 0 { handOffInbox() }
   }
@@ -262,12 +259,10 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
   /// Processes `action` as the owner, then what it queued and what the inbox holds; call with the
   /// lock held. Returns whether idle waiters may need resuming.
   @inlinable @inline(__always)
-  func ownTurn(_ action: Action, context: String?, cause: Cause, thread: UInt) -> Bool {
-    owner.store(thread, ordering: .relaxed)
+  func ownTurn(_ action: Action, context: String?, cause: Cause) -> Bool {
     process(action, context: context, cause: cause)
     if storage.pointee.queue.count > storage.pointee.queueHead { drain() }
     if inboxCount.load(ordering: .relaxed) != 0 { drainInbox() }
-    owner.store(0, ordering: .relaxed)
     return !storage.pointee.idleWaiters.isEmpty
   }
 
@@ -305,8 +300,16 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
   }
 
   /// Passes `action` to middleware `index`, whose `next` continues at `index + 1`.
-  @inlinable
+  // Not inlined into `process` (and so into every `send`); `passOn` inlines its body instead.
+  @inlinable @inline(never)
   func callMiddleware(_ action: Action, at index: Int) {
+    continueChain(action, at: index)
+  }
+
+  /// What `callMiddleware` does. Always inlined into `passOn`, so that each middleware's `next`
+  /// costs one call, not two.
+  @inlinable @inline(__always)
+  func continueChain(_ action: Action, at index: Int) {
     if index == handlers.count {
       let effect = reduce(action)
       if !effect.isNone { startReducerEffect(effect, context: storage.pointee.currentContext) }
@@ -330,7 +333,7 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
     } else if !passDeep(index, sequence: sequence) {
       return
     }
-    callMiddleware(action, at: index + 1)
+    continueChain(action, at: index + 1)
   }
 
   /// Marks middleware `index` (past the 64th) as having called `next` for the action with
@@ -400,8 +403,8 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
   @usableFromInline @discardableResult
   func withProcessing<R: Sendable>(_ body: () -> R) -> R {
     let thread = ThreadID.current
-    if owner.load(ordering: .relaxed) == thread { return body() }
-    let (result, hasWaiters) = lock.withLock { _ in ownTurn(thread, body) }
+    if lock.owner.load(ordering: .relaxed) == thread { return body() }
+    let (result, hasWaiters) = lock.withLock(thread) { ownTurn(body) }
     if hasWaiters { resumeIdleWaitersIfIdle() }
     if inboxCount.load(ordering: .sequentiallyConsistent) != 0 { handOffInbox() }
     return result
@@ -411,14 +414,14 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
   /// processes another store (so must not wait), leaves `deferred` in the inbox for the owner.
   func withProcessing(orDefer deferred: @autoclosure () -> InboxItem<Action>, _ body: () -> Void) {
     let thread = ThreadID.current
-    if owner.load(ordering: .relaxed) == thread { return body() }
+    if lock.owner.load(ordering: .relaxed) == thread { return body() }
     let hasWaiters: Bool
-    if let tried = lock.withLockIfAvailable({ _ in ownTurn(thread, body).1 }) {
+    if let tried = lock.withLockIfAvailable(thread, { ownTurn(body).1 }) {
       hasWaiters = tried
     } else if mustNotWait(thread) {
       return deferToOwner(deferred())
     } else {
-      hasWaiters = lock.withLock { _ in ownTurn(thread, body).1 }
+      hasWaiters = lock.withLock(thread) { ownTurn(body).1 }
     }
     if hasWaiters { resumeIdleWaitersIfIdle() }
     if inboxCount.load(ordering: .sequentiallyConsistent) != 0 { handOffInbox() }
@@ -426,12 +429,10 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
 
   /// Runs `body` as the owner, with the lock held, then what it queued and what the inbox holds.
   /// Returns its result and whether idle waiters may need resuming.
-  private func ownTurn<R: Sendable>(_ thread: UInt, _ body: () -> R) -> (R, Bool) {
-    owner.store(thread, ordering: .relaxed)
+  private func ownTurn<R: Sendable>(_ body: () -> R) -> (R, Bool) {
     let result = body()
     if storage.pointee.queue.count > storage.pointee.queueHead { drain() }
     if inboxCount.load(ordering: .relaxed) != 0 { drainInbox() }
-    owner.store(0, ordering: .relaxed)
     return (result, !storage.pointee.idleWaiters.isEmpty)
   }
 
@@ -481,10 +482,8 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
   func handOffInbox() {
     let thread = ThreadID.current
     while inboxCount.load(ordering: .sequentiallyConsistent) != 0 {
-      let turn = lock.withLockIfAvailable { _ in
-        owner.store(thread, ordering: .relaxed)
+      let turn = lock.withLockIfAvailable(thread) {
         drainInbox()
-        owner.store(0, ordering: .relaxed)
         return !storage.pointee.idleWaiters.isEmpty
       }
       guard let hasWaiters = turn else { return }
@@ -530,11 +529,17 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
     return currentState
   }
 
+  /// The current state, without arming Observation or registering an access: for readers that are
+  /// not views (time travel attaching to the store, say), so that the store keeps skipping the
+  /// registrar's cost on every action until something does observe it.
+  package var unobservedState: State { currentState }
+
   /// The current state, without registering an Observation access.
   @inlinable
   var currentState: State {
-    if owner.load(ordering: .relaxed) == ThreadID.current { return storage.pointee.state }
-    let state = lock.withLock { _ in storage.pointee.state }
+    let thread = ThreadID.current
+    if lock.owner.load(ordering: .relaxed) == thread { return storage.pointee.state }
+    let state = lock.withLock(thread) { storage.pointee.state }
     if inboxCount.load(ordering: .sequentiallyConsistent) != 0 { handOffInbox() }
     return state
   }
@@ -587,7 +592,7 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
   package func processInOneTurn(
     _ next: () -> (action: Action, context: String?, cause: Cause, taskLocals: TaskLocalSnapshot?)?
   ) {
-    if owner.load(ordering: .relaxed) == ThreadID.current {
+    if lock.owner.load(ordering: .relaxed) == ThreadID.current {
       while let item = next() {
         storage.pointee.queue.append(
           PendingAction(

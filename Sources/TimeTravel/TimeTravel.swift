@@ -97,7 +97,9 @@ public final class TimeTravel<State: Sendable, Action: Sendable>: Sendable {
   /// ``ChronicleStore/AnyMiddleware/timeTravel(_:)`` for this controller. The store's state now
   /// is the state ``reset()`` returns to. The controller holds the store weakly.
   public func attach(_ store: Store<State, Action>) {
-    let initial = store.state
+    // Not `store.state`, which would arm Observation: every action would then pay the registrar
+    // (about 390 instructions, `Benchmarks/callgrind.sh`) in an app that observes nothing.
+    let initial = store.unobservedState
     attachment.withLock { $0 = Attachment(store: store, initialState: initial) }
   }
 
@@ -276,7 +278,7 @@ public final class TimeTravel<State: Sendable, Action: Sendable>: Sendable {
       let target = position ?? snapshot.indices.upperBound
       let state =
         self.recompute(target, snapshot, skipped, untrusted)
-        ?? store.state
+        ?? store.unobservedState
       journal.reset(to: state)
       returnToPresent(releasingHeldTo: store)
     }

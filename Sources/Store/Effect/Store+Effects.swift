@@ -182,7 +182,7 @@ extension Store {
   /// already processing. Dropped once the effect is cancelled.
   private func deliver(_ action: Action, context: String?, from record: EffectRecord) {
     let pending = PendingAction(action: action, context: context, cause: record.cause, record: record)
-    if owner.load(ordering: .relaxed) == ThreadID.current {
+    if lock.owner.load(ordering: .relaxed) == ThreadID.current {
       enqueue(pending)
       return
     }
@@ -297,7 +297,7 @@ extension Store {
 
   @usableFromInline
   func resumeIdleWaitersIfIdle() {
-    let waiters: [CheckedContinuation<Void, Never>] = lock.withLock { _ in
+    let waiters: [CheckedContinuation<Void, Never>] = lock.withLock(ThreadID.current) {
       guard isIdle else { return [] }
       defer { storage.pointee.idleWaiters = [] }
       return storage.pointee.idleWaiters

@@ -23,7 +23,11 @@ extension Journal {
   ) {
     let maxEntries = configuration.maxEntries
     let maxBytes = configuration.maxBytes
-    let recorded: (index: Int, checkpoint: Bool)? = storage.withLock { storage in
+    let hasSinks = !configuration.sinks.isEmpty
+    // One lock per action: what the sinks need is taken while the entry is recorded, before the
+    // caps may commit it (a sink gets every entry recorded), and they are called after the lock
+    // is released. A reference, so that without sinks the result is one word, `nil`.
+    let handOff: SinkHandOff<State, Action>? = storage.withLock { storage in
       // Only the tracer, in the store's order, sets and clears the flag (a journal records one
       // store): a load and a rare store, not an exchange (a locked instruction on every action).
       var gap = storage.gap
@@ -69,6 +73,10 @@ extension Journal {
         }
       }
       storage.content.entries.append(record)
+      let handOff =
+        hasSinks
+        ? takeForSinks(record, at: index, withCheckpoint: before != nil, from: &storage)
+        : nil
       if let maxBytes {
         storage.countActionBytes(
           record.action, at: index, maxBytes: maxBytes, measure: configuration.actionSize)
@@ -77,11 +85,9 @@ extension Journal {
       let sinceCheckpoint =
         storage.content.entries.endIndex - (storage.content.checkpoints.lastIndex ?? Int.min / 2)
       wantsCheckpoint.store(sinceCheckpoint >= storage.content.checkpointInterval, ordering: .relaxed)
-      return (index, before != nil)
+      return handOff
     }
-    if let recorded, !configuration.sinks.isEmpty {
-      notifySinks(entry: recorded.index, withCheckpoint: recorded.checkpoint)
-    }
+    if let handOff { notifySinks(handOff) }
   }
 
   /// Keeps `state` as the checkpoint before the entry at `index`.
@@ -106,27 +112,59 @@ extension Journal {
     storage.enforceCaps(configuration: configuration, replay: replay)
   }
 
-  /// Hands the entry at `index` to the sinks, outside the lock.
+  /// What the sinks need of `record`, the entry just recorded at `index`; call with the lock
+  /// held. The label and cause are the strings the record's codes stand for in the journal's
+  /// table (capturing the tracer's own `String?` in the recording closure made Swift copy it
+  /// through value witnesses on every action, sinks or not).
+  ///
+  /// Inlinable, so specialized in the client as `record` is; never inlined into it, where its
+  /// code would slow the tracer without sinks.
+  @inlinable @inline(never)
+  func takeForSinks(
+    _ record: EntryRecord<Action>, at index: Int, withCheckpoint: Bool,
+    from storage: inout JournalStorage<State, Action>
+  ) -> SinkHandOff<State, Action> {
+    SinkHandOff(
+      index: index, record: record, context: storage.content.strings.string(for: record.context),
+      cause: storage.content.cause(
+        kind: record.causeKind, parent: record.parent, effect: record.effect, label: record.causeLabel),
+      originWallNanos: storage.content.originWallNanos,
+      checkpoint: withCheckpoint ? storage.content.checkpoints.nearest(atOrBefore: index) : nil,
+      metadata: storage.metadataForSinks(untilShapeKnown: true))
+  }
+
+  /// Hands the entry just recorded to the sinks, outside the lock.
+  ///
+  /// The entry is built from what ``takeForSinks(_:at:withCheckpoint:from:)`` took under the
+  /// lock the entry was recorded under: the entry ``JournalSnapshot`` reads back, without taking
+  /// the lock again or reading the entry back from the journal's storage.
   ///
   /// Inlinable, as ``record(_:sequence:label:cause:start:end:before:reading:)`` is: specialized in
   /// the client, building the entry and walking the sinks pay no generic metadata look-ups (they
   /// were most of a background sink's cost on the sending thread). Not inlined into `record`:
   /// there it slowed the tracer without sinks.
   @inlinable @inline(never)
-  func notifySinks(entry index: Int, withCheckpoint: Bool) {
-    var checkpoint: JournalCheckpoint<State>?
-    var metadata: SinkMetadata?
-    let entry: JournalEntry<Action>? = storage.withLock { storage in
-      guard index >= storage.content.entries.startIndex, index < storage.content.entries.endIndex else {
-        return nil
-      }
-      metadata = storage.metadataForSinks(untilShapeKnown: true)
-      if withCheckpoint { checkpoint = storage.content.checkpoints.nearest(atOrBefore: index) }
-      return storage.content.entry(at: index)
-    }
-    guard let entry, let metadata else { return }
+  func notifySinks(_ handOff: SinkHandOff<State, Action>) {
+    let record = handOff.record
+    let unknown = EntryRecord<Action>.unknownDuration
+    let entry = JournalEntry(
+      index: handOff.index,
+      sequence: record.sequence,
+      wallTime: Date(
+        timeIntervalSince1970: (Double(handOff.originWallNanos) + Double(record.wallTime)) / 1e9),
+      time: .nanoseconds(record.time),
+      context: handOff.context,
+      cause: handOff.cause,
+      action: record.action,
+      outcome: record.flags.contains(.stopped) ? .stopped : .reduced,
+      chainDuration: .nanoseconds(Int64(record.chainNanos)),
+      reducerDuration: record.reducerNanos == unknown ? nil : .nanoseconds(Int64(record.reducerNanos)),
+      reducerOffset: record.reducerOffsetNanos == unknown
+        ? nil : .nanoseconds(Int64(record.reducerOffsetNanos))
+    )
+    let metadata = handOff.metadata.metadata
     for sink in configuration.sinks {
-      sink.record(entry, checkpoint: checkpoint, metadata: metadata.metadata)
+      sink.record(entry, checkpoint: handOff.checkpoint, metadata: metadata)
     }
   }
 

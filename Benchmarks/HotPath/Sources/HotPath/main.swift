@@ -1,0 +1,106 @@
+// Sends N actions through one scenario and exits: `HotPath SCENARIO N`. Run under callgrind by
+// `Benchmarks/callgrind.sh`, twice per scenario (N and 2N actions), so that everything but the N
+// extra actions (start-up, set-up, warm-up) cancels in the difference.
+//
+// The scenarios are those of the benchmark package (StoreBenchmarks), on the same Counter, declared
+// here so that the store is specialized for it in this client module as in an application. The
+// journals of the tracer and time-travel scenarios use the default configuration and are filled past
+// their 100,000-entry cap before the measured actions, so the measured actions include the commits
+// of a long session (one every 6,250 actions), as `tracer/record-growing` does.
+
+import ChronicleStore
+import ChronicleTimeTravel
+import ChronicleTracer
+import Foundation
+
+struct Counter: Reducer {
+  struct State: Equatable, Sendable {
+    var count = 0
+  }
+
+  enum Action: Equatable, Sendable {
+    case increment
+    case decrement
+  }
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .increment: state.count += 1
+    case .decrement: state.count -= 1
+    }
+    return .none
+  }
+}
+
+/// The floor: the reducer called through a function the optimizer may not inline into the loop.
+@inline(never)
+func reduceDirectly(
+  _ reducer: Counter, _ state: inout Counter.State, _ action: Counter.Action
+) -> Effect<Counter.Action> {
+  reducer.reduce(into: &state, action: action)
+}
+
+func passThrough() -> AnyMiddleware<Counter.State, Counter.Action> {
+  AnyMiddleware { action, context, next in next(action) }
+}
+
+/// More than the default journal's 100,000-entry cap: the journal commits from then on.
+let warmUp = 120_000
+
+func sendAll(_ store: Store<Counter.State, Counter.Action>, _ count: Int) {
+  for _ in 0..<count { store.send(.increment) }
+}
+
+func check(_ store: Store<Counter.State, Counter.Action>, _ expected: Int) {
+  let count = store.state.count
+  precondition(count == expected, "expected \(expected) actions to be reduced, got \(count)")
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count == 3, let count = Int(arguments[2]), count > 0 else {
+  print("usage: HotPath SCENARIO N")
+  exit(2)
+}
+
+switch arguments[1] {
+case "floor":
+  let reducer = Counter()
+  var state = Counter.State()
+  for _ in 0..<count {
+    let effect = reduceDirectly(reducer, &state, .increment)
+    if !effect.isNone { fatalError("the counter returns no effect") }
+  }
+  precondition(state.count == count)
+case "send/no-middleware":
+  let store = Store(initialState: Counter.State(), reducer: Counter())
+  sendAll(store, count)
+  check(store, count)
+case "send/3-middlewares":
+  let store = Store(
+    initialState: Counter.State(), reducer: Counter(),
+    middleware: [passThrough(), passThrough(), passThrough()])
+  sendAll(store, count)
+  check(store, count)
+case "send/1-observer":
+  let store = Store(initialState: Counter.State(), reducer: Counter())
+  let subscription = store.observe(\.count) { _ in }
+  withExtendedLifetime(subscription) { sendAll(store, count) }
+  check(store, count)
+case "tracer/record-growing":
+  let journal = Journal(reducer: Counter())
+  let store = Store(initialState: Counter.State(), reducer: Counter(), middleware: [.tracer(journal)])
+  sendAll(store, warmUp + count)
+  check(store, warmUp + count)
+case "timetravel/send-recommended":
+  // The README's setup, with the same journal configuration as the scenario above.
+  let journal = Journal(reducer: Counter())
+  let travel = TimeTravel(journal: journal, policy: .locked)
+  let store = Store(
+    initialState: Counter.State(), reducer: Counter(), middleware: [.timeTravel(travel), .tracer(journal)])
+  travel.attach(store)
+  sendAll(store, warmUp + count)
+  check(store, warmUp + count)
+default:
+  print("unknown scenario \(arguments[1])")
+  exit(2)
+}

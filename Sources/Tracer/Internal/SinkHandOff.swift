@@ -1,0 +1,41 @@
+import ChronicleStore
+
+/// What the tracer takes for its sinks under the journal's lock while it records an entry: the
+/// stored entry, the strings its codes stand for, and what only the lock guards. The sinks are
+/// called after the lock is released, so recording an action takes the journal's lock once, sinks
+/// or not.
+///
+/// A class: the recording closure returns it as an optional reference, one word (`nil` without
+/// sinks); an optional generic struct was copied and destroyed through value witnesses on every
+/// action, sinks or not.
+@usableFromInline
+final class SinkHandOff<State: Sendable, Action: Sendable> {
+  /// The entry's position in the journal.
+  @usableFromInline let index: Int
+  /// The entry as stored.
+  @usableFromInline let record: EntryRecord<Action>
+  /// The context label the entry's `context` code stands for.
+  @usableFromInline let context: String?
+  /// The cause the entry's cause fields stand for.
+  @usableFromInline let cause: Cause
+  /// The journal's origin wall time, which the entry's wall time counts from.
+  @usableFromInline let originWallNanos: Int64
+  /// The checkpoint kept before the entry, if one was.
+  @usableFromInline let checkpoint: JournalCheckpoint<State>?
+  /// The journal's metadata as sinks get it.
+  @usableFromInline let metadata: SinkMetadata
+
+  @inlinable
+  init(
+    index: Int, record: EntryRecord<Action>, context: String?, cause: Cause, originWallNanos: Int64,
+    checkpoint: JournalCheckpoint<State>?, metadata: SinkMetadata
+  ) {
+    self.index = index
+    self.record = record
+    self.context = context
+    self.cause = cause
+    self.originWallNanos = originWallNanos
+    self.checkpoint = checkpoint
+    self.metadata = metadata
+  }
+}
