@@ -198,7 +198,13 @@ public final class TimeTravel<State: Sendable, Action: Sendable>: Sendable {
   /// removed from the journal, the action is applied to the state shown, and the store is in
   /// the present of the new line (held actions are applied after the action). Does nothing
   /// before ``attach(_:)``.
-  public func send(_ action: Action, context: String? = nil) {
+  ///
+  /// The call site (`fileID`, `line`, `function`) is recorded as the action's
+  /// ``/ChronicleStore/ActionMetadata/site``; leave the defaults.
+  public func send(
+    _ action: Action, context: String? = nil, fileID: StaticString = #fileID, line: UInt = #line,
+    function: StaticString = #function
+  ) {
     control.withLock { _ in
       guard let store = attachment.withLock({ $0.store }) else { return }
       // Paused first: under `.branch` a live action could otherwise start a branch at the same
@@ -216,7 +222,7 @@ public final class TimeTravel<State: Sendable, Action: Sendable>: Sendable {
       }
       if let position { fork(at: position) }
       ReleaseMarker.$controller.withValue(ObjectIdentifier(self)) {
-        store.send(action, context: context)
+        store.send(action, context: context, fileID: fileID, line: line, function: function)
       }
       releaseHeld(to: store)
     }
@@ -416,7 +422,7 @@ public final class TimeTravel<State: Sendable, Action: Sendable>: Sendable {
             travel.releasing = false
             return nil
           }
-          return (next.action, next.context, next.cause, next.taskLocals)
+          return (next.action, next.context, next.cause, next.site, next.effectSite, next.taskLocals)
         }
       }
     }
@@ -447,7 +453,8 @@ public final class TimeTravel<State: Sendable, Action: Sendable>: Sendable {
     let isReleased = ReleaseMarker.controller == ObjectIdentifier(self)
     let metadata = context.metadata
     let live = LiveAction(
-      action: action, context: metadata.context, cause: metadata.cause, sequence: metadata.sequence)
+      action: action, context: metadata.context, cause: metadata.cause, sequence: metadata.sequence,
+      site: metadata.site, effectSite: metadata.effectSite)
     // Decided in one critical section, so that a control finishing meanwhile either sees the
     // action held (and applies it) or has finished before the decision (which then sees it done).
     let decision: LiveDecision = travel.withLock { travel in
