@@ -82,6 +82,20 @@ public struct Effect<Action: Sendable>: Sendable {
         site: CallSite(fileID: fileID, line: line, function: function)))
   }
 
+  /// Sends `action` like ``send(_:fileID:line:function:)``, with a call site given as a value:
+  /// for modules that create effects for their callers (thunks, timers).
+  package static func send(_ action: Action, site: CallSite) -> Effect { Effect(.send(action, site)) }
+
+  /// Runs `operation` like ``run(priority:operation:catch:fileID:line:function:)``, created at
+  /// `site`: for modules that create effects for their callers (thunks, timers).
+  package static func run(
+    priority: TaskPriority? = nil, site: CallSite,
+    operation: @escaping @Sendable (_ send: Send<Action>) async throws -> Void,
+    catch handler: (@Sendable (_ error: any Error, _ send: Send<Action>) async -> Void)? = nil
+  ) -> Effect {
+    Effect(.run(priority: priority, operation: operation, handler: handler, site: site))
+  }
+
   /// Runs all `effects` at the same time.
   public static func merge(_ effects: Effect...) -> Effect { merge(effects) }
 

@@ -51,6 +51,12 @@ public struct Send<Action: Sendable>: Sendable {
     deliver(action, context, CallSite(fileID: fileID, line: line, function: function))
   }
 
+  /// Sends `action` with a call site given as a value: for a middleware that sends an action
+  /// again later, under the site it was first sent from.
+  package func callAsFunction(_ action: Action, site: CallSite) async {
+    deliver(action, nil, site)
+  }
+
   /// Returns a `Send` that accepts another action type and converts it, e.g. to embed a child
   /// feature's effect in its parent.
   public func map<Child: Sendable>(_ transform: @escaping @Sendable (Child) -> Action) -> Send<Child> {

@@ -55,10 +55,13 @@ extension Store {
       in: EffectScope(kind: .effect, label: nil, parentSequence: storage.pointee.sequence, context: context))
   }
 
-  func startFromMiddleware(_ effect: Effect<Action>, kind: Cause.Kind, label: String?, sender: String) {
+  func startFromMiddleware(
+    _ effect: Effect<Action>, kind: Cause.Kind, label: String?, sender: String, site: CallSite? = nil
+  ) {
     withProcessing {
       var scope = currentScope(kind: kind, label: label)
       scope.sender = sender
+      scope.site = site
       start(effect, in: scope)
     }
   }
@@ -355,8 +358,19 @@ extension Store {
     _ effect: Effect<Action>, as kind: Cause.Kind = .effect, label: String? = nil, context: String? = nil,
     parent: UInt64? = nil, fileID: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
   ) {
+    run(
+      effect, as: kind, label: label, context: context, parent: parent,
+      site: CallSite(fileID: fileID, line: line, function: function))
+  }
+
+  /// Runs `effect` like ``run(_:as:label:context:parent:fileID:line:function:)``, started at
+  /// `site`: for modules that start work for their callers (thunks).
+  package func run(
+    _ effect: Effect<Action>, as kind: Cause.Kind, label: String?, context: String?, parent: UInt64?,
+    site: CallSite
+  ) {
     var started = EffectScope(kind: kind, label: label, parentSequence: parent, context: context)
-    started.site = CallSite(fileID: fileID, line: line, function: function)
+    started.site = site
     let scope = started
     withProcessing(orDefer: .operation { self.start(effect, in: scope) }) {
       start(effect, in: scope)

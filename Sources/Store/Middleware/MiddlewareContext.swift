@@ -107,6 +107,12 @@ public struct MiddlewareContext<State: Sendable, Action: Sendable> {
     store.startFromMiddleware(effect, kind: kind, label: label, sender: middlewareName)
   }
 
+  /// Runs `effect` like ``run(_:as:label:)``, started at `site`: the effect site of the actions
+  /// its `.send` parts send, for modules that start work for their callers (thunks).
+  package func run(_ effect: Effect<Action>, as kind: Cause.Kind, label: String?, site: CallSite) {
+    store.startFromMiddleware(effect, kind: kind, label: label, sender: middlewareName, site: site)
+  }
+
   /// Cancels every in-flight effect, thunk and timer with `id`.
   public func cancel(id: some Hashable & Sendable) {
     store.cancelEffects(id: EffectID(id))
