@@ -168,6 +168,8 @@ private struct DocumentReduxDevTools: ReduxDevToolsInput {
     meta.append(JSONMember("cause", object["cause"] ?? .null))
     meta.append(JSONMember("replayable", object["replayable"] ?? .bool(true)))
     meta.append(JSONMember("outcome", .string(entry.outcome)))
+    if let site = object["site"] { meta.append(JSONMember("site", site)) }
+    if let site = object["effectSite"] { meta.append(JSONMember("effectSite", site)) }
     return .object([
       JSONMember("type", .string(entry.type)), JSONMember("payload", object["action"] ?? .null),
       JSONMember("meta", .object(meta)),
@@ -176,6 +178,10 @@ private struct DocumentReduxDevTools: ReduxDevToolsInput {
 
   func wallNanos(at position: Int) -> Int64 {
     document.entryObjects[position]["wallTime"]?.numberText.flatMap { Int64($0) } ?? originWallNanos
+  }
+
+  func sites(at position: Int) -> (site: RecordedCallSite?, effectSite: RecordedCallSite?) {
+    (document.entries[position].site, document.entries[position].effectSite)
   }
 
   var originWallNanos: Int64 { document.meta["origin"]?["wallTime"]?.numberText.flatMap { Int64($0) } ?? 0 }

@@ -16,8 +16,8 @@ public struct CallSite: @unchecked Sendable, Hashable, CustomStringConvertible {
   // freed.
   // The literals' UTF-8 bytes, NUL-terminated as Swift emits every string literal: two words
   // instead of two 17-byte `StaticString`s, so an `Effect.send` and a queued action stay small.
-  @usableFromInline let fileStart: UnsafePointer<UInt8>
-  @usableFromInline let functionStart: UnsafePointer<UInt8>
+  @usableFromInline package let fileStart: UnsafePointer<UInt8>
+  @usableFromInline package let functionStart: UnsafePointer<UInt8>
   /// The line, as `#line` gave it.
   public let line: UInt32
 
