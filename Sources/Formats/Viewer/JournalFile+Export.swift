@@ -147,6 +147,7 @@ private struct DocumentTrace: ChromeTraceInput {
     args.append(JSONMember("cause", .string(entry.cause.description)))
     args.append(JSONMember("action", document.entryObjects[position]["action"] ?? .null))
     args.append(JSONMember("outcome", .string(entry.outcome)))
+    args += ChromeTrace.siteArgs(entry.site, entry.effectSite)
     return (entry.type, args)
   }
 
