@@ -66,7 +66,21 @@ enum JournalJSONReport {
         ])
       ),
       ("durationNanoseconds", .integer(entry.duration)), ("outcome", .string(entry.outcome)),
-    ])
+    ] + sites(entry))
+  }
+
+  /// The entry's `site` and `effectSite`, when it has them.
+  static func sites(_ entry: JournalFileEntry) -> [(String, JSONOutput)] {
+    func object(_ site: RecordedCallSite) -> JSONOutput {
+      .object([
+        ("fileID", .string(site.fileID)), ("line", .integer(Int64(site.line))),
+        ("function", .string(site.function)),
+      ])
+    }
+    var members: [(String, JSONOutput)] = []
+    if let site = entry.site { members.append(("site", object(site))) }
+    if let site = entry.effectSite { members.append(("effectSite", object(site))) }
+    return members
   }
 
   private static func line(_ value: JSONOutput) -> String { value.text + "\n" }

@@ -135,14 +135,6 @@ struct JournalObjectWriter<State: Sendable, Action: Sendable> {
     }
     writer.raw(#","cause":"#)
     writeCause(entry.cause, into: &writer)
-    if let site = entry.site {
-      writer.raw(#","site":"#)
-      writeSite(site, into: &writer)
-    }
-    if let site = entry.effectSite {
-      writer.raw(#","effectSite":"#)
-      writeSite(site, into: &writer)
-    }
     writer.raw(#","type":"#)
     writer.string(name)
     writer.raw(#","action":"#)
@@ -161,6 +153,14 @@ struct JournalObjectWriter<State: Sendable, Action: Sendable> {
       writer.integerReserved(nanoseconds(offset))
     }
     writer.rawReserved("}")
+    if let site = entry.site {
+      writer.raw(#","site":"#)
+      writeSite(site, into: &writer)
+    }
+    if let site = entry.effectSite {
+      writer.raw(#","effectSite":"#)
+      writeSite(site, into: &writer)
+    }
     if checkpoint != nil || stateAfter != nil {
       writeStates(
         checkpoint: checkpoint, stateAfter: stateAfter, redactedChanges: redactedChanges, into: &writer)

@@ -680,6 +680,10 @@ enum ViewerPage {
       meta.cause = cause;
       meta.replayable = e[12] !== false;
       meta.outcome = e[10];
+      const at = bySeq.get(e[1]), pair = D.entrySites && at !== undefined ? D.entrySites[at] : null;
+      const site = (k) => ({ fileID: D.sites[k][0], line: D.sites[k][1], function: D.sites[k][2] });
+      if (pair && pair[0] >= 0) meta.site = site(pair[0]);
+      if (pair && pair[1] >= 0) meta.effectSite = site(pair[1]);
       return { type: e[7], payload: JSON.parse(e[9]), meta: meta };
     }
     function connectDevTools() {

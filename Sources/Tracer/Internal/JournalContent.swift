@@ -185,6 +185,6 @@ package struct JournalContent<State: Sendable, Action: Sendable>: Sendable {
   @inlinable
   package var approximateBytes: Int {
     entries.count * MemoryLayout<EntryRecord<Action>>.stride + events.count * MemoryLayout<EventRecord>.stride
-      + checkpoints.byteCount + strings.byteCount + idLists.byteCount + sites.byteCount + actionBytes.byteCount
+      + checkpoints.byteCount + strings.byteCount + idLists.byteCount + actionBytes.byteCount
   }
 }

@@ -5,8 +5,8 @@ import ChronicleStore
 ///
 /// Code `0` stands for "no site". A program has as many sites as it has `send` calls, so the
 /// table stays small however long the journal is: an entry pays its 4-byte code, nothing more
-/// (checked by a test on a million entries). Sites are never released: they are code locations,
-/// a bounded set.
+/// (checked by a test). Sites are never released: they are code locations, a set bounded by the
+/// program's size, so the table is not counted against the journal's byte cap either.
 @usableFromInline
 package struct SiteTable: Sendable {
   /// A pair of sites as the tracer receives them: compared and hashed by the literals' addresses,
