@@ -341,6 +341,56 @@ private func recordedJournal() async -> (Journal<Loader.State, Loader.Action>, u
   }
 }
 
+/// The headless browser the viewer's DOM is read in, when the machine has one.
+private let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
+  .first { FileManager.default.isExecutableFile(atPath: $0) }
+
+/// The DOM of the page `html` after its script ran, opened at `fragment`.
+private func renderedDOM(_ html: Data, at fragment: String) throws -> String {
+  let page = FileManager.default.temporaryDirectory.appendingPathComponent("sites-\(UUID()).html")
+  defer { try? FileManager.default.removeItem(at: page) }
+  try html.write(to: page)
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: chromium ?? "/usr/bin/chromium")
+  process.arguments = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--virtual-time-budget=10000",
+    "--dump-dom", page.absoluteString + fragment,
+  ]
+  let output = Pipe()
+  process.standardOutput = output
+  process.standardError = FileHandle.nullDevice
+  try process.run()
+  let data = output.fileHandleForReading.readDataToEndOfFile()
+  process.waitUntilExit()
+  return String(decoding: data, as: UTF8.self)
+}
+
+@Suite(.enabled(if: chromium != nil, "chromium is not installed (apt-get install -y chromium)"))
+struct CallSiteViewerTests {
+  @Test func theEntryDetailSaysWhereTheActionWasSentAndWhereItsEffectWasCreated() async throws {
+    let (journal, _) = await recordedJournal()
+    let dom = try renderedDOM(journal.snapshot().htmlViewer(), at: "#select=3")
+    #expect(dom.contains(#"data-selected="3""#))
+    #expect(
+      dom.contains(
+        #"<span class="site">sent from CallSiteTests.swift:\#(Loader.sendLine) in loadEffect()</span>"#))
+    #expect(
+      dom.contains(
+        #"<span class="effect-site">by the effect created at CallSiteTests.swift:\#(Loader.runLine) in loadEffect()</span>"#
+      ))
+  }
+
+  @Test func aSourceRootMakesEachSiteAnEditorLink() async throws {
+    let (journal, userLine) = await recordedJournal()
+    let html = journal.snapshot().htmlViewer(sourceRoot: "vscode://file/src/")
+    let dom = try renderedDOM(html, at: "#select=1")
+    #expect(
+      dom.contains(
+        #"sent from <a class="site-link" href="vscode://file/src/\#(thisFile):\#(userLine)">CallSiteTests.swift:\#(userLine)</a> in recordedJournal()"#
+      ))
+  }
+}
+
 /// The Redux DevTools Trace tab's stack parser, reimplemented: `parseStack` of
 /// `packages/redux-devtools-inspector-monitor-trace-tab/src/react-error-overlay/utils/parser.ts`
 /// (reduxjs/redux-devtools): a line is a frame when it matches the Chrome pattern
