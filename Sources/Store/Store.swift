@@ -30,7 +30,7 @@ import Synchronization
 ///   it releases B or right after. So two stores whose middlewares send to each other from two
 ///   threads cannot deadlock.
 ///
-/// ``cancel(id:)`` and ``run(_:as:label:context:parent:)`` called from inside another store's
+/// ``cancel(id:)`` and ``run(_:as:label:context:parent:fileID:line:function:)`` called from inside another store's
 /// processing while this store is busy are left in its inbox the same way: they take effect in
 /// its order, after the action being processed and those queued before them.
 ///
@@ -221,7 +221,7 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
     submit(action, context: context, cause: .user, site: CallSite(fileID: fileID, line: line, function: function))
   }
 
-  /// Sends an action with an explicit cause, and processes it as ``send(_:context:)`` does.
+  /// Sends an action with an explicit cause, and processes it as ``send(_:context:fileID:line:function:)`` does.
   ///
   /// For actions that are the consequence of something other than the user: a callback bridged
   /// from another store or from the system, an action held back and applied later. Middlewares

@@ -42,7 +42,7 @@ import ChronicleTracer
 /// While the store shows the past, actions that reach it (from users, effects, thunks, timers)
 /// follow ``policy``: held and applied in order on the return to the present, dropped and
 /// recorded in ``droppedActions``, or applied to the state shown as the start of a branch. To
-/// change the past whatever the policy, send through the controller with ``send(_:context:)``:
+/// change the past whatever the policy, send through the controller with ``send(_:context:fileID:line:function:)``:
 /// that starts a branch.
 ///
 /// ## Threads
