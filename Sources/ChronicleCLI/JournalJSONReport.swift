@@ -55,18 +55,19 @@ enum JournalJSONReport {
 
   /// An entry without its action and states: what a row of the text output shows.
   static func entry(_ entry: JournalFileEntry) -> JSONOutput {
-    .object([
-      ("index", .integer(Int64(entry.index))), ("seq", .integer(Int64(entry.sequence))),
-      ("type", .string(entry.type)), ("context", .optional(entry.context)),
-      (
-        "cause",
-        .object([
-          ("kind", .string(entry.causeKind)), ("label", .optional(entry.causeLabel)),
-          ("parent", entry.causeParent.map { .integer(Int64($0)) } ?? .null),
-        ])
-      ),
-      ("durationNanoseconds", .integer(entry.duration)), ("outcome", .string(entry.outcome)),
-    ] + sites(entry))
+    .object(
+      [
+        ("index", .integer(Int64(entry.index))), ("seq", .integer(Int64(entry.sequence))),
+        ("type", .string(entry.type)), ("context", .optional(entry.context)),
+        (
+          "cause",
+          .object([
+            ("kind", .string(entry.causeKind)), ("label", .optional(entry.causeLabel)),
+            ("parent", entry.causeParent.map { .integer(Int64($0)) } ?? .null),
+          ])
+        ),
+        ("durationNanoseconds", .integer(entry.duration)), ("outcome", .string(entry.outcome)),
+      ] + sites(entry))
   }
 
   /// The entry's `site` and `effectSite`, when it has them.

@@ -218,7 +218,8 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
     _ action: Action, context: String? = nil, fileID: StaticString = #fileID, line: UInt = #line,
     function: StaticString = #function
   ) {
-    submit(action, context: context, cause: .user, site: CallSite(fileID: fileID, line: line, function: function))
+    submit(
+      action, context: context, cause: .user, site: CallSite(fileID: fileID, line: line, function: function))
   }
 
   /// Sends an action with an explicit cause, and processes it as ``send(_:context:fileID:line:function:)`` does.
@@ -242,15 +243,18 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
   ///   - function: The function it was sent from; leave the default.
   @inlinable
   public func send(
-    _ action: Action, context: String? = nil, cause: Cause, fileID: StaticString = #fileID, line: UInt = #line,
+    _ action: Action, context: String? = nil, cause: Cause, fileID: StaticString = #fileID,
+    line: UInt = #line,
     function: StaticString = #function
   ) {
-    submit(action, context: context, cause: cause, site: CallSite(fileID: fileID, line: line, function: function))
+    submit(
+      action, context: context, cause: cause, site: CallSite(fileID: fileID, line: line, function: function))
   }
 
   /// What both `send`s do.
   @inlinable @inline(__always)
-  func submit(_ action: Action, context: String?, cause: Cause, site: CallSite?, effectSite: CallSite? = nil) {
+  func submit(_ action: Action, context: String?, cause: Cause, site: CallSite?, effectSite: CallSite? = nil)
+  {
     let thread = ThreadID.current
     if owner.load(ordering: .relaxed) == thread {
       enqueue(

@@ -122,7 +122,8 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable>: Sen
   public func send(
     _ action: Action,
     assert update: (@Sendable (inout State) throws -> Void)? = nil,
-    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column,
     function: StaticString = #function
   ) async {
     let site = CallSite(fileID: "\(fileID)", filePath: filePath, line: line, column: column)

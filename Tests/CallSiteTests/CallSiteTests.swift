@@ -60,7 +60,9 @@ private final class MetadataLog: Sendable {
   var all: [ActionMetadata] { entries.withLock { $0 } }
 }
 
-private func tracedStore(capturesCallSites: Bool = true) -> (
+private func tracedStore(
+  capturesCallSites: Bool = true
+) -> (
   Store<Loader.State, Loader.Action>, Journal<Loader.State, Loader.Action>
 ) {
   let journal = Journal<Loader.State, Loader.Action>(reducer: Loader())

@@ -159,7 +159,8 @@ struct TestStoreTests {
     await withKnownIssue {
       await store.finish()
     } matching: { issue in
-      comment(issue).hasPrefix("1 received action(s) were not asserted:\n  loaded(\"done\")\n    (by the effect created at ")
+      comment(issue).hasPrefix(
+        "1 received action(s) were not asserted:\n  loaded(\"done\")\n    (by the effect created at ")
     }
   }
 
@@ -182,7 +183,8 @@ struct TestStoreTests {
     await withKnownIssue {
       await store.receive(.tick)
     } matching: { issue in
-      comment(issue).hasPrefix("Received unexpected action:\n  − tick\n  + loaded(\"done\")\n    (by the effect created at ")
+      comment(issue).hasPrefix(
+        "Received unexpected action:\n  − tick\n  + loaded(\"done\")\n    (by the effect created at ")
     }
   }
 

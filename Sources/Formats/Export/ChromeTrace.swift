@@ -303,10 +303,13 @@ enum ChromeTrace {
   /// Perfetto and chrome://tracing list them with the slice's other arguments.
   static func siteArgs(_ site: RecordedCallSite?, _ effectSite: RecordedCallSite?) -> [JSONMember] {
     var args: [JSONMember] = []
-    if let site { args.append(JSONMember("site", .string("\(site.fileID):\(site.line) in \(site.function)"))) }
+    if let site {
+      args.append(JSONMember("site", .string("\(site.fileID):\(site.line) in \(site.function)")))
+    }
     if let effectSite {
       args.append(
-        JSONMember("effectSite", .string("\(effectSite.fileID):\(effectSite.line) in \(effectSite.function)")))
+        JSONMember("effectSite", .string("\(effectSite.fileID):\(effectSite.line) in \(effectSite.function)"))
+      )
     }
     return args
   }

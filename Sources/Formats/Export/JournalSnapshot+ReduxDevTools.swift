@@ -75,7 +75,8 @@ private struct RecordedReduxDevTools<State: Sendable, Action: Sendable>: ReduxDe
   }
 
   func sites(at position: Int) -> (site: RecordedCallSite?, effectSite: RecordedCallSite?) {
-    let pair = snapshot.content.sites.pair(for: snapshot.content.entries[snapshot.indices.lowerBound + position].site)
+    let pair = snapshot.content.sites.pair(
+      for: snapshot.content.entries[snapshot.indices.lowerBound + position].site)
     return (pair?.site, pair?.effectSite)
   }
 

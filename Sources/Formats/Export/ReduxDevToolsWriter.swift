@@ -103,7 +103,9 @@ struct ReduxDevToolsWriter<Input: ReduxDevToolsInput> {
       JSONMember("type", .string("PERFORM_ACTION")), JSONMember("action", action),
       JSONMember("timestamp", .integer(wallNanos.dividedRoundingDown(by: 1_000_000))),
     ]
-    if let stack = Self.stack(sites.site, sites.effectSite) { members.append(JSONMember("stack", .string(stack))) }
+    if let stack = Self.stack(sites.site, sites.effectSite) {
+      members.append(JSONMember("stack", .string(stack)))
+    }
     return .object(members)
   }
 

@@ -359,7 +359,8 @@ extension EntryFields {
     }
     let fields = EntryFields(
       index: index, sequence: sequence, time: time, wallTime: wallTime, context: context, cause: cause,
-      site: site, effectSite: effectSite, stopped: stopped, chainNanos: chainNanos, reducerNanos: reducerNanos,
+      site: site, effectSite: effectSite, stopped: stopped, chainNanos: chainNanos,
+      reducerNanos: reducerNanos,
       reducerOffsetNanos: reducerOffsetNanos, checkpointIsResync: checkpointIsResync)
     return TapeRead(fields: fields, replayable: replayable, action: action, state: state)
   }

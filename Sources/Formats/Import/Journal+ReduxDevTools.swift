@@ -98,6 +98,7 @@ struct ReduxDevToolsImporter<State: Decodable & Sendable, Action: Decodable & Se
       causeLabel: content.strings.code(for: cause.label, at: content.entries.endIndex),
       site: content.sites.code(for: action.site, effectSite: action.effectSite),
       causeKind: cause.kind.code, flags: action.stopped ? .stopped : [], action: decoded)
-    content.appendImported(record, wallTime: (action.wallTime ?? content.originWallNanos) &- content.originWallNanos)
+    content.appendImported(
+      record, wallTime: (action.wallTime ?? content.originWallNanos) &- content.originWallNanos)
   }
 }

@@ -102,7 +102,8 @@ extension JournalSnapshot {
   /// Writes the journal's HTML viewer page to `url` (see ``htmlViewer(redaction:title:sourceRoot:)``),
   /// streaming it to the file.
   public func writeHTMLViewer(
-    to url: URL, redaction: Redaction = .default, title: String = "Chronicle journal", sourceRoot: String? = nil
+    to url: URL, redaction: Redaction = .default, title: String = "Chronicle journal",
+    sourceRoot: String? = nil
   ) throws(JournalExportError) {
     var stream = try ExportStream(creating: url)
     try JournalViewer.write(

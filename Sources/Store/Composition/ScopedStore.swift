@@ -167,7 +167,9 @@ extension Store {
   ) -> ScopedStore<Child, ChildAction> {
     ScopedStore<Child, ChildAction>(
       read: { toChild(self.state) },
-      deliver: { action, context, site in self.submit(embed(action), context: context, cause: .user, site: site) },
+      deliver: { action, context, site in
+        self.submit(embed(action), context: context, cause: .user, site: site)
+      },
       subscribe: { immediately, onChange in
         self.observe(immediately: immediately) { onChange(toChild($0)) }
       },

@@ -47,7 +47,8 @@ public struct EffectEvent: Sendable, Hashable {
   ///   - error: The error of a failed event.
   ///   - site: Where the effect was created.
   public init(
-    phase: Phase, effect: UInt64, cause: Cause, ids: [EffectID], error: EffectError? = nil, site: CallSite? = nil
+    phase: Phase, effect: UInt64, cause: Cause, ids: [EffectID], error: EffectError? = nil,
+    site: CallSite? = nil
   ) {
     self.phase = phase
     self.effect = effect

@@ -66,11 +66,14 @@ extension Store {
     }
   }
 
-  func sendFromMiddleware(_ action: Action, context: String?, kind: Cause.Kind, label: String?, site: CallSite) {
+  func sendFromMiddleware(
+    _ action: Action, context: String?, kind: Cause.Kind, label: String?, site: CallSite
+  ) {
     let storage = self.storage
     let cause = Cause(kind: kind, parent: storage.pointee.sequence, label: label)
     let pending = PendingAction(
-      action: action, context: context ?? storage.pointee.currentContext, cause: cause, site: site, record: nil)
+      action: action, context: context ?? storage.pointee.currentContext, cause: cause, site: site,
+      record: nil)
     withProcessing(orDefer: .action(pending)) { enqueue(pending) }
   }
 
@@ -198,7 +201,8 @@ extension Store {
   /// already processing. Dropped once the effect is cancelled.
   private func deliver(_ action: Action, context: String?, site: CallSite, from record: EffectRecord) {
     let pending = PendingAction(
-      action: action, context: context, cause: record.cause, site: site, effectSite: record.site, record: record)
+      action: action, context: context, cause: record.cause, site: site, effectSite: record.site,
+      record: record)
     if owner.load(ordering: .relaxed) == ThreadID.current {
       enqueue(pending)
       return
@@ -264,7 +268,8 @@ extension Store {
         record.task?.cancel()
         emit(
           EffectEvent(
-            phase: .cancelled, effect: record.serial, cause: record.cause, ids: record.ids, site: record.site))
+            phase: .cancelled, effect: record.serial, cause: record.cause, ids: record.ids, site: record.site)
+        )
       }
     }
   }
@@ -356,7 +361,8 @@ extension Store {
   ///   - function: The function; leave the default.
   public func run(
     _ effect: Effect<Action>, as kind: Cause.Kind = .effect, label: String? = nil, context: String? = nil,
-    parent: UInt64? = nil, fileID: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
+    parent: UInt64? = nil, fileID: StaticString = #fileID, line: UInt = #line,
+    function: StaticString = #function
   ) {
     run(
       effect, as: kind, label: label, context: context, parent: parent,

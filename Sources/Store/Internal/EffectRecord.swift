@@ -18,7 +18,9 @@ final class EffectRecord: @unchecked Sendable {
   @usableFromInline var isCancelled = false
   var task: Task<Void, Never>?
 
-  init(serial: UInt64, ids: [EffectID], parent: EffectRecord?, cause: Cause, context: String?, site: CallSite?) {
+  init(
+    serial: UInt64, ids: [EffectID], parent: EffectRecord?, cause: Cause, context: String?, site: CallSite?
+  ) {
     self.serial = serial
     self.ids = ids
     self.parent = parent

@@ -66,7 +66,8 @@ package struct JournalContent<State: Sendable, Action: Sendable>: Sendable {
     return JournalEntry(
       index: index,
       sequence: record.sequence,
-      wallTime: Date(timeIntervalSince1970: (Double(originWallNanos) + Double(wallNanos(of: record, at: index))) / 1e9),
+      wallTime: Date(
+        timeIntervalSince1970: (Double(originWallNanos) + Double(wallNanos(of: record, at: index))) / 1e9),
       time: .nanoseconds(record.time),
       context: strings.string(for: record.context),
       cause: cause(

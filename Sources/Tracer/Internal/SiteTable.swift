@@ -63,7 +63,8 @@ package struct SiteTable: Sendable {
   mutating func code(switchingTo key: LiteralKey, _ site: CallSite?, _ effectSite: CallSite?) -> UInt32 {
     let code =
       literalCodes[key]
-      ?? code(for: Pair(site: site.map(RecordedCallSite.init), effectSite: effectSite.map(RecordedCallSite.init)))
+      ?? code(
+        for: Pair(site: site.map(RecordedCallSite.init), effectSite: effectSite.map(RecordedCallSite.init)))
     literalCodes[key] = code
     last = (key, code)
     return code
