@@ -188,6 +188,31 @@ private func recordedJournal() async -> (Journal<Loader.State, Loader.Action>, u
     #expect(log.all.allSatisfy { $0.site == nil && $0.effectSite == nil })
   }
 
+  @Test func theLoggerWritesTheSitesWhenAskedTo() async {
+    let lines = Mutex<[String]>([])
+    let sink = LogSink.text(colored: false) { line in lines.withLock { $0.append(line) } }
+    let options = LoggerOptions<Loader.State, Loader.Action>(diff: false, duration: false, timestamp: false, sites: true)
+    let store = Store(initialState: Loader.State(), reducer: Loader(), middleware: [.logger(options, sink: sink)])
+    let line = #line + 1
+    store.send(.load)
+    await store.waitUntilIdle()
+    let logged = lines.withLock { $0 }
+    #expect(logged.first?.contains(" from CallSiteTests.swift:\(line) in theLoggerWritesTheSitesWhenAskedTo()") == true)
+    #expect(
+      logged.last?.contains(
+        "from CallSiteTests.swift:\(Loader.sendLine) in loadEffect() (effect at CallSiteTests.swift:\(Loader.runLine) in loadEffect())")
+        == true)
+  }
+
+  @Test func theLoggerLeavesTheSitesOutByDefault() {
+    let lines = Mutex<[String]>([])
+    let sink = LogSink.text(colored: false) { line in lines.withLock { $0.append(line) } }
+    let options = LoggerOptions<Loader.State, Loader.Action>(diff: false, duration: false, timestamp: false)
+    let store = Store(initialState: Loader.State(), reducer: Loader(), middleware: [.logger(options, sink: sink)])
+    store.send(.increment)
+    #expect(lines.withLock { $0 } == ["#1 increment"])
+  }
+
   // MARK: Journal
 
   @Test func theJournalKeepsBothSitesOfEveryEntry() async {

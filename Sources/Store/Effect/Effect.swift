@@ -9,7 +9,7 @@
 ///   return .cancel(id: "load")
 /// ```
 ///
-/// Effects run off the caller's thread (except ``send(_:)``, which queues its action right after
+/// Effects run off the caller's thread (except ``send(_:fileID:line:function:)``, which queues its action right after
 /// the current one) and every action they send passes through the whole middleware chain with
 /// its cause recorded. Replay and time travel never run effects.
 public struct Effect<Action: Sendable>: Sendable {

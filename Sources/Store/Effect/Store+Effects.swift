@@ -383,7 +383,7 @@ extension Store {
     }
   }
 
-  /// Starts `effect` outside of any action: the former name of ``run(_:as:label:context:parent:)``.
+  /// Starts `effect` outside of any action: the former name of ``run(_:as:label:context:parent:fileID:line:function:)``.
   @available(*, deprecated, renamed: "run(_:as:label:context:parent:)")
   public func start(
     _ effect: Effect<Action>, as kind: Cause.Kind = .effect, label: String? = nil, context: String? = nil,
