@@ -191,16 +191,21 @@ private func recordedJournal() async -> (Journal<Loader.State, Loader.Action>, u
   @Test func theLoggerWritesTheSitesWhenAskedTo() async {
     let lines = Mutex<[String]>([])
     let sink = LogSink.text(colored: false) { line in lines.withLock { $0.append(line) } }
-    let options = LoggerOptions<Loader.State, Loader.Action>(diff: false, duration: false, timestamp: false, sites: true)
-    let store = Store(initialState: Loader.State(), reducer: Loader(), middleware: [.logger(options, sink: sink)])
+    let options = LoggerOptions<Loader.State, Loader.Action>(
+      diff: false, duration: false, timestamp: false, sites: true)
+    let store = Store(
+      initialState: Loader.State(), reducer: Loader(), middleware: [.logger(options, sink: sink)])
     let line = #line + 1
     store.send(.load)
     await store.waitUntilIdle()
     let logged = lines.withLock { $0 }
-    #expect(logged.first?.contains(" from CallSiteTests.swift:\(line) in theLoggerWritesTheSitesWhenAskedTo()") == true)
+    #expect(
+      logged.first?.contains(" from CallSiteTests.swift:\(line) in theLoggerWritesTheSitesWhenAskedTo()")
+        == true)
     #expect(
       logged.last?.contains(
-        "from CallSiteTests.swift:\(Loader.sendLine) in loadEffect() (effect at CallSiteTests.swift:\(Loader.runLine) in loadEffect())")
+        "from CallSiteTests.swift:\(Loader.sendLine) in loadEffect() (effect at CallSiteTests.swift:\(Loader.runLine) in loadEffect())"
+      )
         == true)
   }
 
@@ -208,9 +213,11 @@ private func recordedJournal() async -> (Journal<Loader.State, Loader.Action>, u
     let lines = Mutex<[String]>([])
     let sink = LogSink.text(colored: false) { line in lines.withLock { $0.append(line) } }
     let options = LoggerOptions<Loader.State, Loader.Action>(diff: false, duration: false, timestamp: false)
-    let store = Store(initialState: Loader.State(), reducer: Loader(), middleware: [.logger(options, sink: sink)])
+    let store = Store(
+      initialState: Loader.State(), reducer: Loader(), middleware: [.logger(options, sink: sink)])
     store.send(.increment)
-    #expect(lines.withLock { $0 } == ["#1 increment"])
+    #expect(lines.withLock { $0 }.first?.hasPrefix("#1 Loader.Action.increment\n") == true)
+    #expect(lines.withLock { $0 }.first?.contains("CallSiteTests.swift") == false)
   }
 
   // MARK: Journal
