@@ -155,6 +155,14 @@ let package = Package(
     .target(
       name: "TracerFixtures", dependencies: ["ChronicleStore", "ChronicleTracer", "ChronicleTestSupport"],
       path: "Tests/TracerFixtures"),
+    // Not @testable: call sites are checked through the public API only.
+    .testTarget(
+      name: "CallSiteTests",
+      dependencies: [
+        "ChronicleStore", "ChronicleTracer", "ChronicleFormats", "ChronicleMiddleware", "ChronicleTesting",
+        "ChronicleTimeTravel", "ChronicleClocks",
+      ],
+      path: "Tests/CallSiteTests"),
     .testTarget(
       name: "TracerTests",
       dependencies: [

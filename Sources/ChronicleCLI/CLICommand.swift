@@ -7,7 +7,7 @@ enum CLICommand {
   case summary(path: String, json: Bool)
   case show(path: String, index: Int, json: Bool)
   case diff(path: String, from: Int, to: Int)
-  case filter(path: String, context: String?, text: String?, json: Bool)
+  case filter(path: String, context: String?, text: String?, site: String?, json: Bool)
   case convert(input: String, output: String, format: ConversionFormat)
   case compare(String, String)
   case follow(path: String, count: Int?)
@@ -28,7 +28,7 @@ enum CLICommand {
       summary FILE [--json]              counts, contexts, time span and the slowest actions
       show FILE N [--json]               entry N: its action, cause, duration and state after
       diff FILE A B                      what changed in the state from before entry A to after entry B
-      filter FILE [--context X] [--text Y] [--json]
+      filter FILE [--context X] [--text Y] [--site F[:L]] [--json]
                                          the entries of context X whose action or state contains Y
       compare A B                        the first entry where journals A and B differ (action or state)
       follow FILE [--for N]              prints the entries of an NDJSON stream as they are appended,
@@ -87,8 +87,9 @@ enum CLICommand {
     case "filter":
       let context = try option("--context")
       let text = try option("--text")
+      let site = try option("--site")
       let json = flag("--json")
-      self = .filter(path: try positional(1)[0], context: context, text: text, json: json)
+      self = .filter(path: try positional(1)[0], context: context, text: text, site: site, json: json)
     case "compare":
       let values = try positional(2)
       self = .compare(values[0], values[1])
@@ -166,12 +167,12 @@ enum CLICommand {
       return JournalReport.diff(
         document, from: try Self.position(of: from, in: document, path: path),
         to: try Self.position(of: to, in: document, path: path))
-    case .filter(let path, let context, let text, let json):
+    case .filter(let path, let context, let text, let site, let json):
       var matches: [JournalFileEntry] = []
       var contexts = Set<String>()
       let scan = try Self.scan(path) { document, position in
         if let context = document.entries[position].context { contexts.insert(context) }
-        if JournalReport.matches(document, at: position, context: context, text: text) {
+        if JournalReport.matches(document, at: position, context: context, text: text, site: site) {
           matches.append(document.entries[position])
         }
         return true

@@ -55,18 +55,33 @@ enum JournalJSONReport {
 
   /// An entry without its action and states: what a row of the text output shows.
   static func entry(_ entry: JournalFileEntry) -> JSONOutput {
-    .object([
-      ("index", .integer(Int64(entry.index))), ("seq", .integer(Int64(entry.sequence))),
-      ("type", .string(entry.type)), ("context", .optional(entry.context)),
-      (
-        "cause",
-        .object([
-          ("kind", .string(entry.causeKind)), ("label", .optional(entry.causeLabel)),
-          ("parent", entry.causeParent.map { .integer(Int64($0)) } ?? .null),
-        ])
-      ),
-      ("durationNanoseconds", .integer(entry.duration)), ("outcome", .string(entry.outcome)),
-    ])
+    .object(
+      [
+        ("index", .integer(Int64(entry.index))), ("seq", .integer(Int64(entry.sequence))),
+        ("type", .string(entry.type)), ("context", .optional(entry.context)),
+        (
+          "cause",
+          .object([
+            ("kind", .string(entry.causeKind)), ("label", .optional(entry.causeLabel)),
+            ("parent", entry.causeParent.map { .integer(Int64($0)) } ?? .null),
+          ])
+        ),
+        ("durationNanoseconds", .integer(entry.duration)), ("outcome", .string(entry.outcome)),
+      ] + sites(entry))
+  }
+
+  /// The entry's `site` and `effectSite`, when it has them.
+  static func sites(_ entry: JournalFileEntry) -> [(String, JSONOutput)] {
+    func object(_ site: RecordedCallSite) -> JSONOutput {
+      .object([
+        ("fileID", .string(site.fileID)), ("line", .integer(Int64(site.line))),
+        ("function", .string(site.function)),
+      ])
+    }
+    var members: [(String, JSONOutput)] = []
+    if let site = entry.site { members.append(("site", object(site))) }
+    if let site = entry.effectSite { members.append(("effectSite", object(site))) }
+    return members
   }
 
   private static func line(_ value: JSONOutput) -> String { value.text + "\n" }

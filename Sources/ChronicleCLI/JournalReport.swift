@@ -33,6 +33,8 @@ enum JournalReport {
       "outcome: \(entry.outcome)",
       "action: \(document.actionText(at: position))",
     ]
+    if let site = entry.site { lines.insert("sent from: \(Self.location(site))", at: 3) }
+    if let site = entry.effectSite { lines.insert("effect created at: \(Self.location(site))", at: 4) }
     if let changes = document.stateChanges(from: position, to: position) {
       lines.append("changes:" + (changes.isEmpty ? " none" : ""))
       lines += changes.map { "  " + $0 }
@@ -57,9 +59,17 @@ enum JournalReport {
   /// action or state after contains `text` (ignoring case; any when `nil`). The action is matched
   /// with its case name, as JSON; the cause and the context are not matched, so `--text user`
   /// finds what the user typed, not every action the user sent.
-  static func matches(_ document: JournalFile, at position: Int, context: String?, text: String?) -> Bool {
+  ///
+  /// With `site` (`File.swift`, `Module/File.swift`, either with `:LINE`), the entry must also
+  /// have been sent from there, or by an effect, thunk or timer created there.
+  static func matches(
+    _ document: JournalFile, at position: Int, context: String?, text: String?, site: String? = nil
+  ) -> Bool {
     let entry = document.entries[position]
     if let context, entry.context != context { return false }
+    if let site, !Self.site(entry.site, matches: site), !Self.site(entry.effectSite, matches: site) {
+      return false
+    }
     guard let needle = text?.lowercased() else { return true }
     if "\(entry.type) \(entry.actionJSON)".lowercased().contains(needle) { return true }
     return document.stateJSON(after: position)?.lowercased().contains(needle) ?? false
@@ -75,6 +85,23 @@ enum JournalReport {
     "\(entry.index) #\(entry.sequence) \(entry.type)" + (entry.context.map { " [\($0)]" } ?? "")
       + " \(entry.causeDescription) (\(duration(entry.duration)))"
       + (entry.outcome == "reduced" ? "" : " \(entry.outcome)")
+  }
+
+  /// `Module/File.swift:42 in body`.
+  static func location(_ site: RecordedCallSite) -> String {
+    "\(site.fileID):\(site.line) in \(site.function)"
+  }
+
+  /// Whether `site` is in the file `pattern` names (its `fileID` or its file name) and, when
+  /// `pattern` ends with `:LINE`, on that line.
+  static func site(_ site: RecordedCallSite?, matches pattern: String) -> Bool {
+    guard let site else { return false }
+    var file = Substring(pattern)
+    if let colon = pattern.lastIndex(of: ":"), let line = Int(pattern[pattern.index(after: colon)...]) {
+      guard site.line == line else { return false }
+      file = pattern[..<colon]
+    }
+    return site.fileID == file || site.fileName == file
   }
 
   /// Nanoseconds for people: `850 ns`, `12.5 µs`, `3.2 ms`, `1.50 s`.

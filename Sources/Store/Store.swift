@@ -30,7 +30,7 @@ import Synchronization
 ///   it releases B or right after. So two stores whose middlewares send to each other from two
 ///   threads cannot deadlock.
 ///
-/// ``cancel(id:)`` and ``run(_:as:label:context:parent:)`` called from inside another store's
+/// ``cancel(id:)`` and ``run(_:as:label:context:parent:fileID:line:function:)`` called from inside another store's
 /// processing while this store is busy are left in its inbox the same way: they take effect in
 /// its order, after the action being processed and those queued before them.
 ///
@@ -66,6 +66,9 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
   /// The middlewares' action handlers alone: reading one costs one retain, where reading an
   /// `AnyMiddleware` out of `middleware` copies its name and both closures.
   @usableFromInline let handlers: ContiguousArray<Unmanaged<HandlerBox<State, Action>>>
+  /// Whether ``ActionMetadata/site`` and ``ActionMetadata/effectSite`` are given to middlewares
+  /// (and so journaled): checked where the metadata is read, so a send costs the same either way.
+  @usableFromInline let capturesCallSites: Bool
   /// Whether the store's only middleware has a predicate: then `gate` is asked first, and an
   /// action it rejects skips the chain.
   @usableFromInline let isGated: Bool
@@ -106,6 +109,9 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
   ///   - propagating: Task-locals whose values where an action is sent are bound while it is
   ///     processed, even when it waits in a queue and another thread processes it, and so reach the
   ///     effects, thunks and timers it starts (see ``PropagatedTaskLocal``).
+  ///   - capturesCallSites: Whether middlewares (and so journals and exports) see where each
+  ///     action was sent (``ActionMetadata/site``). Turn it off for a release build that wants a
+  ///     smaller journal; sending costs the same either way.
   // Inlinable so the closure that calls `reducer` is formed in the client, specialized for `R`:
   // formed here it would call `reduce` through unspecialized generic witnesses on every action.
   @inlinable
@@ -113,9 +119,13 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
     initialState: State,
     reducer: R,
     middleware: [AnyMiddleware<State, Action>] = [],
-    propagating: [PropagatedTaskLocal] = []
+    propagating: [PropagatedTaskLocal] = [],
+    capturesCallSites: Bool = true
   ) where R.State == State, R.Action == Action {
-    self.init(initialState: initialState, middleware: middleware, propagating: propagating) {
+    self.init(
+      initialState: initialState, middleware: middleware, propagating: propagating,
+      capturesCallSites: capturesCallSites
+    ) {
       reducer.reduce(into: &$0, action: $1)
     }
   }
@@ -127,11 +137,14 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
   ///   - middleware: The chain every action passes, in order: the first sees each action first.
   ///   - propagating: Task-locals carried from where an action is sent to its processing and its
   ///     effects (see ``PropagatedTaskLocal``).
+  ///   - capturesCallSites: Whether middlewares see where each action was sent
+  ///     (``ActionMetadata/site``).
   ///   - reduce: The feature's logic.
   public init(
     initialState: State,
     middleware: [AnyMiddleware<State, Action>] = [],
     propagating: [PropagatedTaskLocal] = [],
+    capturesCallSites: Bool = true,
     reduce: @escaping @Sendable (_ state: inout State, _ action: Action) -> Effect<Action>
   ) {
     self.propagation = propagating.isEmpty ? nil : TaskLocalPropagation(propagating)
@@ -139,6 +152,7 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
     self.storage.initialize(to: StoreStorage(state: initialState))
     self.reducer = reduce
     self.middleware = middleware
+    self.capturesCallSites = capturesCallSites
     // The predicate is stored as it is: any wrapping (even through an array) adds a call per
     // action, or two reabstraction thunks.
     if middleware.count == 1, let predicate = middleware[0].predicate {
@@ -192,14 +206,21 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
   ///   - action: The action.
   ///   - context: A label saying which screen or feature sent it; it travels with the action
   ///     into middlewares and the journal, and is inherited by actions its effects send.
+  ///   - fileID: The file it was sent from (``ActionMetadata/site``); leave the default.
+  ///   - line: The line it was sent from; leave the default.
+  ///   - function: The function it was sent from; leave the default.
   // Inlinable so a client module specializes the hot path for its own State and Action: an
   // unspecialized generic call pays metadata look-ups worth hundreds of nanoseconds.
   @inlinable
-  public func send(_ action: Action, context: String? = nil) {
-    submit(action, context: context, cause: .user)
+  public func send(
+    _ action: Action, context: String? = nil, fileID: StaticString = #fileID, line: UInt = #line,
+    function: StaticString = #function
+  ) {
+    submit(
+      action, context: context, cause: .user, site: CallSite(fileID: fileID, line: line, function: function))
   }
 
-  /// Sends an action with an explicit cause, and processes it as ``send(_:context:)`` does.
+  /// Sends an action with an explicit cause, and processes it as ``send(_:context:fileID:line:function:)`` does.
   ///
   /// For actions that are the consequence of something other than the user: a callback bridged
   /// from another store or from the system, an action held back and applied later. Middlewares
@@ -215,17 +236,28 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
   ///   - context: A label saying which screen or feature sent it.
   ///   - cause: Who sent it; `parent` is the sequence number, in this store, of the action whose
   ///     processing led to it, if any.
+  ///   - fileID: The file it was sent from (``ActionMetadata/site``); leave the default.
+  ///   - line: The line it was sent from; leave the default.
+  ///   - function: The function it was sent from; leave the default.
   @inlinable
-  public func send(_ action: Action, context: String? = nil, cause: Cause) {
-    submit(action, context: context, cause: cause)
+  public func send(
+    _ action: Action, context: String? = nil, cause: Cause, fileID: StaticString = #fileID,
+    line: UInt = #line,
+    function: StaticString = #function
+  ) {
+    submit(
+      action, context: context, cause: cause, site: CallSite(fileID: fileID, line: line, function: function))
   }
 
   /// What both `send`s do.
   @inlinable @inline(__always)
-  func submit(_ action: Action, context: String?, cause: Cause) {
+  func submit(_ action: Action, context: String?, cause: Cause, site: CallSite?, effectSite: CallSite? = nil)
+  {
     let thread = ThreadID.current
     if lock.owner.load(ordering: .relaxed) == thread {
-      enqueue(PendingAction(action: action, context: context, cause: cause, record: nil))
+      enqueue(
+        PendingAction(
+          action: action, context: context, cause: cause, site: site, effectSite: effectSite, record: nil))
       return
     }
     // Tried first: a thread processing another store must not wait for this one (see
@@ -233,9 +265,12 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
     // costs what locking does. The closure is written out at each lock call, not stored in a
     // variable: a stored closure is escaping, retains what it captures, and is not inlined (with
     // one, `send/no-middleware` took three times as long).
-    let turn = lock.withLockIfAvailable(thread) { ownTurn(action, context: context, cause: cause) }
+    let turn = lock.withLockIfAvailable(thread) {
+      ownTurn(action, context: context, cause: cause, site: site, effectSite: effectSite)
+    }
     guard let hasWaiters = turn else {
-      return submitContended(action, context: context, cause: cause, thread: thread)
+      return submitContended(
+        action, context: context, cause: cause, site: site, effectSite: effectSite, thread: thread)
     }
     if hasWaiters { resumeIdleWaitersIfIdle() }
     if inboxCount.load(ordering: .sequentiallyConsistent) != 0 { handOffInbox() }
@@ -246,12 +281,19 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
   // Inlinable so that it is specialized for the client's State and Action, and never inlined so
   // that each `send` call site carries one copy of the chain, not two.
   @inlinable @inline(never)
-  func submitContended(_ action: Action, context: String?, cause: Cause, thread: UInt) {
+  func submitContended(
+    _ action: Action, context: String?, cause: Cause, site: CallSite?, effectSite: CallSite?, thread: UInt
+  ) {
     if mustNotWait(thread) {
-      deferToOwner(.action(PendingAction(action: action, context: context, cause: cause, record: nil)))
+      deferToOwner(
+        .action(
+          PendingAction(
+            action: action, context: context, cause: cause, site: site, effectSite: effectSite, record: nil)))
       return
     }
-    let hasWaiters = lock.withLock(thread) { ownTurn(action, context: context, cause: cause) }
+    let hasWaiters = lock.withLock(thread) {
+      ownTurn(action, context: context, cause: cause, site: site, effectSite: effectSite)
+    }
     if hasWaiters { resumeIdleWaitersIfIdle() }
     if inboxCount.load(ordering: .sequentiallyConsistent) != 0 { handOffInbox() }
   }
@@ -259,8 +301,10 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
   /// Processes `action` as the owner, then what it queued and what the inbox holds; call with the
   /// lock held. Returns whether idle waiters may need resuming.
   @inlinable @inline(__always)
-  func ownTurn(_ action: Action, context: String?, cause: Cause) -> Bool {
-    process(action, context: context, cause: cause)
+  func ownTurn(
+    _ action: Action, context: String?, cause: Cause, site: CallSite?, effectSite: CallSite?
+  ) -> Bool {
+    process(action, context: context, cause: cause, site: site, effectSite: effectSite)
     if storage.pointee.queue.count > storage.pointee.queueHead { drain() }
     if inboxCount.load(ordering: .relaxed) != 0 { drainInbox() }
     return !storage.pointee.idleWaiters.isEmpty
@@ -270,7 +314,7 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
   // Always inlined into `send`: it sits at the optimizer's inlining threshold, and when it was
   // not inlined (after an unrelated change made it a little bigger) `send/no-middleware` got slower.
   @inlinable @inline(__always)
-  func process(_ action: Action, context: String?, cause: Cause) {
+  func process(_ action: Action, context: String?, cause: Cause, site: CallSite?, effectSite: CallSite?) {
     let storage = self.storage
     storage.pointee.sequence &+= 1
     if handlers.isEmpty || (isGated && !gate(action)) {
@@ -278,7 +322,9 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
       // registers, and hand them on only if the reducer starts an effect (storing two strings
       // per action costs runtime calls).
       let effect = reduce(action)
-      if !effect.isNone { startReducerEffect(effect, context: context, cause: cause) }
+      if !effect.isNone {
+        startReducerEffect(effect, context: context, cause: cause, site: site, effectSite: effectSite)
+      }
       if !storage.pointee.observers.isEmpty { notifyObservers() }
     } else {
       // Assigned only when a string is involved: replacing a `nil` label with `nil` still called
@@ -291,6 +337,8 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
         storage.pointee.currentCause.parent = cause.parent
         storage.pointee.currentCause.effect = cause.effect
       }
+      storage.pointee.currentSite = site
+      storage.pointee.currentEffectSite = effectSite
       storage.pointee.currentTimestamp = nil
       storage.pointee.reducerRan = false
       storage.pointee.passedLevels = 0
@@ -376,9 +424,15 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
   @usableFromInline @inline(__always)
   func processQueued(_ pending: PendingAction<Action>) {
     guard let taskLocals = pending.taskLocals else {
-      return process(pending.action, context: pending.context, cause: pending.cause)
+      return process(
+        pending.action, context: pending.context, cause: pending.cause, site: pending.site,
+        effectSite: pending.effectSite)
     }
-    taskLocals.run { process(pending.action, context: pending.context, cause: pending.cause) }
+    taskLocals.run {
+      process(
+        pending.action, context: pending.context, cause: pending.cause, site: pending.site,
+        effectSite: pending.effectSite)
+    }
   }
 
   /// Processes queued actions in FIFO order until none is left.
@@ -560,7 +614,9 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
       sequence: storage.pointee.sequence,
       timestamp: timestamp,
       context: storage.pointee.currentContext,
-      cause: storage.pointee.currentCause
+      cause: storage.pointee.currentCause,
+      site: capturesCallSites ? storage.pointee.currentSite : nil,
+      effectSite: capturesCallSites ? storage.pointee.currentEffectSite : nil
     )
   }
 
@@ -590,14 +646,17 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
   /// for the store instead of joining the ones being applied, so applying them ends. Called while
   /// the calling thread processes this store, the actions are queued instead.
   package func processInOneTurn(
-    _ next: () -> (action: Action, context: String?, cause: Cause, taskLocals: TaskLocalSnapshot?)?
+    _ next: () -> (
+      action: Action, context: String?, cause: Cause, site: CallSite?, effectSite: CallSite?,
+      taskLocals: TaskLocalSnapshot?
+    )?
   ) {
     if lock.owner.load(ordering: .relaxed) == ThreadID.current {
       while let item = next() {
         storage.pointee.queue.append(
           PendingAction(
-            action: item.action, context: item.context, cause: item.cause, record: nil,
-            taskLocals: item.taskLocals))
+            action: item.action, context: item.context, cause: item.cause, site: item.site,
+            effectSite: item.effectSite, record: nil, taskLocals: item.taskLocals))
       }
       return
     }
@@ -605,8 +664,8 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
       while let item = next() {
         processQueued(
           PendingAction(
-            action: item.action, context: item.context, cause: item.cause, record: nil,
-            taskLocals: item.taskLocals))
+            action: item.action, context: item.context, cause: item.cause, site: item.site,
+            effectSite: item.effectSite, record: nil, taskLocals: item.taskLocals))
         if storage.pointee.queue.count > storage.pointee.queueHead { drain() }
       }
     }

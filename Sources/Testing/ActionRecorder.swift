@@ -8,6 +8,9 @@ final class ActionRecorder<State: Sendable, Action: Sendable>: Sendable {
   struct Step: Sendable {
     var action: Action
     var state: State
+    /// Where the action was sent, and where the effect that sent it was created.
+    var site: ChronicleStore.CallSite? = nil
+    var effectSite: ChronicleStore.CallSite? = nil
   }
 
   /// An effect, thunk or timer that threw an error no `catch` handler took.
@@ -35,7 +38,8 @@ final class ActionRecorder<State: Sendable, Action: Sendable>: Sendable {
     AnyMiddleware(name: "TestStore") { [self] action, context, next in
       next(action)
       record(
-        Step(action: action, state: context.state), sequence: context.sequence,
+        Step(action: action, state: context.state, site: context.site, effectSite: context.effectSite),
+        sequence: context.sequence,
         isUser: context.metadata.cause.kind == .user)
     } event: { [self] event, _ in
       guard case .failed = event.phase else { return }

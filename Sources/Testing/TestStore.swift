@@ -113,16 +113,20 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable>: Sen
   ///   - action: The action, as the app would send it.
   ///   - update: Mutates the state before the action into the state you expect after it. Omit
   ///     it when the action must not change the state (checked when exhaustive).
-  ///   - fileID: The file of the call: where a failure is reported.
+  ///   - fileID: The file of the call: where a failure is reported, and the action's call site
+  ///     (``/ChronicleStore/ActionMetadata/site``).
   ///   - filePath: That file's full path.
   ///   - line: The line of the call.
   ///   - column: The column of the call.
+  ///   - function: The function of the call, for the action's call site.
   public func send(
     _ action: Action,
     assert update: (@Sendable (inout State) throws -> Void)? = nil,
-    fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column,
+    function: StaticString = #function
   ) async {
-    let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+    let site = CallSite(fileID: "\(fileID)", filePath: filePath, line: line, column: column)
     reportFailedEffects(at: site)
     if exhaustivity == .on {
       let unreceived = recorder.pendingReceived()
@@ -133,7 +137,7 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable>: Sen
       }
     }
     recorder.beginSend()
-    withTaskLocals { store.send(action) }
+    withTaskLocals { store.send(action, fileID: fileID, line: line, function: function) }
     guard let step = recorder.endSend() else {
       IssueReporter.fail(
         "\(actionText(action)) did not reach the reducer: a middleware stopped it.", at: site)
@@ -182,7 +186,8 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable>: Sen
       }
       if exhaustive {
         IssueReporter.fail(
-          "Received unexpected action:\n  − \(description)\n  + \(actionText(step.action))", at: site)
+          "Received unexpected action:\n  − \(description)\n  + \(actionText(step.action))"
+            + Self.origin(of: step), at: site)
         settings.withLock { $0.expected = step.state }
         return
       }
@@ -253,7 +258,16 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable>: Sen
 
   private func unreceivedMessage(_ steps: [ActionRecorder<State, Action>.Step]) -> String {
     "\(steps.count) received action(s) were not asserted:\n"
-      + steps.map { "  \(actionText($0.action))" }.joined(separator: "\n")
+      + steps.map { "  \(actionText($0.action))" + Self.origin(of: $0) }.joined(separator: "\n")
+  }
+
+  /// Where a received action came from, for a failure message: the line of the effect that sent
+  /// it (its `.run`, thunk or timer) and of the `send`; empty when the store captured none.
+  static func origin(of step: ActionRecorder<State, Action>.Step) -> String {
+    var parts: [String] = []
+    if let effect = step.effectSite { parts.append("by the effect created at \(effect)") }
+    if let site = step.site { parts.append("sent from \(site)") }
+    return parts.isEmpty ? "" : "\n    (" + parts.joined(separator: ", ") + ")"
   }
 
   /// How a failure message writes an action: as it prints (`add(5)`), unless it holds a value to

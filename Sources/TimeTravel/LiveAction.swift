@@ -12,15 +12,25 @@ public struct LiveAction<Action: Sendable>: Sendable {
   /// The sequence number the store gave it when it arrived. A held action gets a new one when
   /// it is applied.
   public let sequence: UInt64
+  /// Where it was sent (``/ChronicleStore/ActionMetadata/site``): kept for when a held action is
+  /// applied.
+  public var site: CallSite?
+  /// Where the effect that sent it was created (``/ChronicleStore/ActionMetadata/effectSite``).
+  public var effectSite: CallSite?
   /// The store's propagated task-locals as they were when it arrived: bound again when a held
   /// action is applied.
   package var taskLocals: TaskLocalSnapshot?
 
   /// Creates a record of a live action.
-  public init(action: Action, context: String?, cause: Cause, sequence: UInt64) {
+  public init(
+    action: Action, context: String?, cause: Cause, sequence: UInt64, site: CallSite? = nil,
+    effectSite: CallSite? = nil
+  ) {
     self.action = action
     self.context = context
     self.cause = cause
     self.sequence = sequence
+    self.site = site
+    self.effectSite = effectSite
   }
 }

@@ -9,7 +9,7 @@
 ///
 /// Under ``locked`` and ``dropped`` a live action is never applied to the past state: mixing live
 /// actions into a state the user is inspecting is the interleaving Redux DevTools suffers from.
-/// Under ``branch`` the action changes the past explicitly, as ``TimeTravel/send(_:context:)``
+/// Under ``branch`` the action changes the past explicitly, as ``TimeTravel/send(_:context:fileID:line:function:)``
 /// does and as Redux DevTools and redux-undo do when an action arrives after an undo — except
 /// that the old future is kept rather than discarded.
 ///

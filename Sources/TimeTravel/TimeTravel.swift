@@ -42,7 +42,7 @@ import ChronicleTracer
 /// While the store shows the past, actions that reach it (from users, effects, thunks, timers)
 /// follow ``policy``: held and applied in order on the return to the present, dropped and
 /// recorded in ``droppedActions``, or applied to the state shown as the start of a branch. To
-/// change the past whatever the policy, send through the controller with ``send(_:context:)``:
+/// change the past whatever the policy, send through the controller with ``send(_:context:fileID:line:function:)``:
 /// that starts a branch.
 ///
 /// ## Threads
@@ -200,7 +200,13 @@ public final class TimeTravel<State: Sendable, Action: Sendable>: Sendable {
   /// removed from the journal, the action is applied to the state shown, and the store is in
   /// the present of the new line (held actions are applied after the action). Does nothing
   /// before ``attach(_:)``.
-  public func send(_ action: Action, context: String? = nil) {
+  ///
+  /// The call site (`fileID`, `line`, `function`) is recorded as the action's
+  /// ``/ChronicleStore/ActionMetadata/site``; leave the defaults.
+  public func send(
+    _ action: Action, context: String? = nil, fileID: StaticString = #fileID, line: UInt = #line,
+    function: StaticString = #function
+  ) {
     control.withLock { _ in
       guard let store = attachment.withLock({ $0.store }) else { return }
       // Paused first: under `.branch` a live action could otherwise start a branch at the same
@@ -218,7 +224,7 @@ public final class TimeTravel<State: Sendable, Action: Sendable>: Sendable {
       }
       if let position { fork(at: position) }
       ReleaseMarker.$controller.withValue(ObjectIdentifier(self)) {
-        store.send(action, context: context)
+        store.send(action, context: context, fileID: fileID, line: line, function: function)
       }
       releaseHeld(to: store)
     }
@@ -418,7 +424,7 @@ public final class TimeTravel<State: Sendable, Action: Sendable>: Sendable {
             travel.releasing = false
             return nil
           }
-          return (next.action, next.context, next.cause, next.taskLocals)
+          return (next.action, next.context, next.cause, next.site, next.effectSite, next.taskLocals)
         }
       }
     }
@@ -449,7 +455,8 @@ public final class TimeTravel<State: Sendable, Action: Sendable>: Sendable {
     let isReleased = ReleaseMarker.controller == ObjectIdentifier(self)
     let metadata = context.metadata
     let live = LiveAction(
-      action: action, context: metadata.context, cause: metadata.cause, sequence: metadata.sequence)
+      action: action, context: metadata.context, cause: metadata.cause, sequence: metadata.sequence,
+      site: metadata.site, effectSite: metadata.effectSite)
     // Decided in one critical section, so that a control finishing meanwhile either sees the
     // action held (and applies it) or has finished before the decision (which then sees it done).
     let decision: LiveDecision = travel.withLock { travel in

@@ -278,7 +278,7 @@ private let lastAction = Reduce<String, String> { state, action in
     let bytes = try Data(contentsOf: file)
     #expect(bytes.count == limit)
     let completeLines = bytes.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
-    #expect(completeLines > 200)
+    #expect(completeLines > 150)
     #expect(lines == ["\(completeLines)"])
   }
 

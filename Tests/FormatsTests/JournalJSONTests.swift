@@ -76,7 +76,10 @@ func recordedRun(checkpointInterval: Int = 3) async -> (CounterJournal, CounterS
     ]
     for entry in entries {
       #expect(required.isSubset(of: Set(entry.keys)))
-      #expect(Set(entry.keys).subtracting(required).isSubset(of: ["context", "checkpoint", "state"]))
+      #expect(
+        Set(entry.keys).subtracting(required).isSubset(of: [
+          "context", "site", "effectSite", "checkpoint", "state",
+        ]))
       #expect(entry["replayable"] as? Bool == true)
       let durations = try #require(entry["durations"] as? [String: Int])
       #expect(

@@ -96,7 +96,9 @@ private func recorded() -> Journal<Adder.State, Adder.Action> {
       issue.sourceLocation?.line == line
         && issue.comments.map(\.rawValue) == [
           """
-          Replay of the journal diverged at entry 4 (#5) add(5), cause user: the replayed state differs \
+          Replay of the journal diverged at entry 4 (#5) add(5), cause user, sent from \
+          AssertReplayTests.swift:\(line - 3) in aDivergenceFoundWithTheFinalStateAloneNamesTheRangeOfSuspects(): \
+          the replayed state differs \
           from the recorded one (expected → actual); the difference arose in entries 0...4
             total: 15 → 16
           """

@@ -297,3 +297,21 @@ extension EffectSpan {
     return spans
   }
 }
+
+/// What the Chrome trace writes of an action's call sites.
+enum ChromeTrace {
+  /// The action span's `site` and `effectSite` arguments, `Module/File.swift:42 in body`:
+  /// Perfetto and chrome://tracing list them with the slice's other arguments.
+  static func siteArgs(_ site: RecordedCallSite?, _ effectSite: RecordedCallSite?) -> [JSONMember] {
+    var args: [JSONMember] = []
+    if let site {
+      args.append(JSONMember("site", .string("\(site.fileID):\(site.line) in \(site.function)")))
+    }
+    if let effectSite {
+      args.append(
+        JSONMember("effectSite", .string("\(effectSite.fileID):\(effectSite.line) in \(effectSite.function)"))
+      )
+    }
+    return args
+  }
+}

@@ -71,6 +71,7 @@ private struct RecordedTrace<State: Sendable, Action: Sendable>: ChromeTraceInpu
     args.append(JSONMember("cause", .string(entry.cause.description)))
     args.append(JSONMember("action", action))
     args.append(JSONMember("outcome", .string(entry.outcome.rawValue)))
+    args += ChromeTrace.siteArgs(entry.site, entry.effectSite)
     return (name, args)
   }
 

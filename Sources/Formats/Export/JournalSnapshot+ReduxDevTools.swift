@@ -62,14 +62,23 @@ private struct RecordedReduxDevTools<State: Sendable, Action: Sendable>: ReduxDe
     meta.append(JSONMember("cause", objects.cause(entry.cause)))
     meta.append(JSONMember("replayable", .bool(replayable)))
     meta.append(JSONMember("outcome", .string(entry.outcome.rawValue)))
+    if let site = entry.site { meta.append(JSONMember("site", objects.site(site))) }
+    if let site = entry.effectSite { meta.append(JSONMember("effectSite", objects.site(site))) }
     return .object([
       JSONMember("type", .string(name)), JSONMember("payload", payload), JSONMember("meta", .object(meta)),
     ])
   }
 
   func wallNanos(at position: Int) -> Int64 {
-    snapshot.content.originWallNanos
-      + snapshot.content.entries[snapshot.indices.lowerBound + position].wallTime
+    let index = snapshot.indices.lowerBound + position
+    return snapshot.content.originWallNanos
+      + snapshot.content.wallNanos(of: snapshot.content.entries[index], at: index)
+  }
+
+  func sites(at position: Int) -> (site: RecordedCallSite?, effectSite: RecordedCallSite?) {
+    let pair = snapshot.content.sites.pair(
+      for: snapshot.content.entries[snapshot.indices.lowerBound + position].site)
+    return (pair?.site, pair?.effectSite)
   }
 
   var originWallNanos: Int64 { snapshot.content.originWallNanos }

@@ -12,6 +12,9 @@ protocol ReduxDevToolsInput {
   func fluxAction(at position: Int) -> JSONValue
   /// The entry's wall-clock time, nanoseconds since 1970.
   func wallNanos(at position: Int) -> Int64
+  /// Where the entry's action was sent and where the effect that sent it was created, for the
+  /// lifted action's `stack`.
+  func sites(at position: Int) -> (site: RecordedCallSite?, effectSite: RecordedCallSite?)
   /// The origin's wall-clock time, nanoseconds since 1970.
   var originWallNanos: Int64 { get }
   /// The state before the first entry.
@@ -54,7 +57,9 @@ struct ReduxDevToolsWriter<Input: ReduxDevToolsInput> {
         stream.writer.string(String(position + 1))
         stream.writer.raw(":")
         stream.writer.write(
-          liftedAction(input.fluxAction(at: position), wallNanos: input.wallNanos(at: position)))
+          liftedAction(
+            input.fluxAction(at: position), wallNanos: input.wallNanos(at: position),
+            sites: input.sites(at: position)))
         try next(&stream)
       }
       stream.writer.raw(#"},"computedStates":["#)
@@ -91,11 +96,32 @@ struct ReduxDevToolsWriter<Input: ReduxDevToolsInput> {
   }
 
   /// The extension's record of a performed action; `timestamp` is milliseconds since 1970.
-  private func liftedAction(_ action: JSONValue, wallNanos: Int64) -> JSONValue {
-    .object([
+  private func liftedAction(
+    _ action: JSONValue, wallNanos: Int64,
+    sites: (site: RecordedCallSite?, effectSite: RecordedCallSite?) = (nil, nil)
+  ) -> JSONValue {
+    var members = [
       JSONMember("type", .string("PERFORM_ACTION")), JSONMember("action", action),
       JSONMember("timestamp", .integer(wallNanos.dividedRoundingDown(by: 1_000_000))),
-    ])
+    ]
+    if let stack = Self.stack(sites.site, sites.effectSite) {
+      members.append(JSONMember("stack", .string(stack)))
+    }
+    return .object(members)
+  }
+
+  /// The `stack` the extension's Trace tab reads: one V8-style frame per site, the `send` first
+  /// and the effect that sent it second (`    at body (Counter/CounterView.swift:42)`), which its
+  /// parser (react-error-overlay's `parser.ts`) reads as function, file and line.
+  static func stack(_ site: RecordedCallSite?, _ effectSite: RecordedCallSite?) -> String? {
+    let frames = [site, effectSite].compactMap { $0 }
+    if frames.isEmpty { return nil }
+    var stack = "Error"
+    for frame in frames {
+      let function = frame.function.isEmpty ? "<anonymous>" : frame.function.filter { !$0.isWhitespace }
+      stack += "\n    at \(function) (\(frame.fileID):\(frame.line))"
+    }
+    return stack
   }
 }
 

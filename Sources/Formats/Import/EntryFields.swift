@@ -19,6 +19,8 @@ enum JournalNumberRange {
   static var indices: ClosedRange<Int> { 0...maxCount }
   static var sequences: ClosedRange<UInt64> { 1...UInt64(maxCount) }
   static var times: ClosedRange<Int64> { -maxTime...maxTime }
+  /// A call site's line: from 1, and within `UInt32`, as `CallSite` keeps it.
+  static var siteLines: ClosedRange<Int> { 1...Int(UInt32.max) }
 }
 
 extension FieldReader {
@@ -64,6 +66,10 @@ struct EntryFields {
   @usableFromInline var wallTime: Int64
   @usableFromInline var context: String?
   @usableFromInline var cause: Cause
+  /// Where the action was sent, and where the effect that sent it was created: optional members,
+  /// absent from files written before call sites were recorded.
+  @usableFromInline var site: RecordedCallSite?
+  @usableFromInline var effectSite: RecordedCallSite?
   @usableFromInline var stopped: Bool
   @usableFromInline var chainNanos: UInt32
   /// `EntryRecord.unknownDuration` when absent.
@@ -81,6 +87,8 @@ struct EntryFields {
     wallTime = try reader.integer("wallTime", in: JournalNumberRange.times)
     context = try reader.optionalString("context")
     cause = try Self.cause(reader.object("cause"), sequence: sequence)
+    site = try reader.contains("site") ? Self.site(reader.object("site")) : nil
+    effectSite = try reader.contains("effectSite") ? Self.site(reader.object("effectSite")) : nil
     let outcome = try reader.string("outcome")
     switch outcome {
     case "reduced": stopped = false
@@ -116,6 +124,13 @@ struct EntryFields {
 
   private static func duration(_ reader: FieldReader, _ key: String) throws(JournalImportError) -> UInt32 {
     try reader.integer(key, in: 0...(unknownDuration - 1))
+  }
+
+  /// A call site object: `fileID`, `line` (from 1) and `function`.
+  static func site(_ reader: FieldReader) throws(JournalImportError) -> RecordedCallSite {
+    RecordedCallSite(
+      fileID: try reader.string("fileID"), line: try reader.integer("line", in: JournalNumberRange.siteLines),
+      function: try reader.string("function"))
   }
 
   /// A cause object; its parent must be an earlier sequence number than `sequence`, when given.
@@ -269,6 +284,8 @@ extension EntryFields {
     var wallTime: Int64?
     var context: String?
     var cause: Int?
+    var site: RecordedCallSite?
+    var effectSite: RecordedCallSite?
     var outcome: Int?
     var durations: Int?
     var checkpoint: Int?
@@ -285,6 +302,9 @@ extension EntryFields {
       case 4 where tape.string(key, is: "time"):
         time = integer(tape, value, in: JournalNumberRange.times)
         if time == nil { return nil }
+      case 4 where tape.string(key, is: "site"):
+        site = tapeSite(tape, value)
+        if site == nil { return nil }
       case 5 where tape.string(key, is: "index"):
         index = integer(tape, value, in: JournalNumberRange.indices)
         if index == nil { return nil }
@@ -304,6 +324,9 @@ extension EntryFields {
         durations = value
       case 10 where tape.string(key, is: "checkpoint"):
         checkpoint = value
+      case 10 where tape.string(key, is: "effectSite"):
+        effectSite = tapeSite(tape, value)
+        if effectSite == nil { return nil }
       case 10 where tape.string(key, is: "replayable"):
         switch tape[value].kind {
         case .true: replayable = true
@@ -337,7 +360,8 @@ extension EntryFields {
     }
     let fields = EntryFields(
       index: index, sequence: sequence, time: time, wallTime: wallTime, context: context, cause: cause,
-      stopped: stopped, chainNanos: chainNanos, reducerNanos: reducerNanos,
+      site: site, effectSite: effectSite, stopped: stopped, chainNanos: chainNanos,
+      reducerNanos: reducerNanos,
       reducerOffsetNanos: reducerOffsetNanos, checkpointIsResync: checkpointIsResync)
     return TapeRead(fields: fields, replayable: replayable, action: action, state: state)
   }
@@ -377,7 +401,8 @@ extension EntryFields {
   }
 
   private init(
-    index: Int, sequence: UInt64, time: Int64, wallTime: Int64, context: String?, cause: Cause, stopped: Bool,
+    index: Int, sequence: UInt64, time: Int64, wallTime: Int64, context: String?, cause: Cause,
+    site: RecordedCallSite?, effectSite: RecordedCallSite?, stopped: Bool,
     chainNanos: UInt32, reducerNanos: UInt32, reducerOffsetNanos: UInt32, checkpointIsResync: Bool?
   ) {
     self.index = index
@@ -386,11 +411,23 @@ extension EntryFields {
     self.wallTime = wallTime
     self.context = context
     self.cause = cause
+    self.site = site
+    self.effectSite = effectSite
     self.stopped = stopped
     self.chainNanos = chainNanos
     self.reducerNanos = reducerNanos
     self.reducerOffsetNanos = reducerOffsetNanos
     self.checkpointIsResync = checkpointIsResync
+  }
+
+  /// A call site object, as ``site(_:)`` reads it; `nil` for anything it refuses.
+  private static func tapeSite(_ tape: JSONTapeView, _ object: Int) -> RecordedCallSite? {
+    guard tape[object].kind == .object, let fileToken = tape.member(object, "fileID"),
+      let fileID = string(tape, fileToken), let lineToken = tape.member(object, "line"),
+      let line = integer(tape, lineToken, in: JournalNumberRange.siteLines),
+      let functionToken = tape.member(object, "function"), let function = string(tape, functionToken)
+    else { return nil }
+    return RecordedCallSite(fileID: fileID, line: line, function: function)
   }
 
   /// A cause object, as ``cause(_:sequence:)`` reads it; `nil` for anything it refuses.

@@ -92,13 +92,14 @@ struct ReduxDevToolsImporter<State: Decodable & Sendable, Action: Decodable & Se
     let cause = action.cause
     let record = EntryRecord(
       sequence: action.sequence, time: 0,
-      wallTime: (action.wallTime ?? content.originWallNanos) &- content.originWallNanos,
       parent: cause.parent ?? 0, effect: cause.effect ?? 0, chainNanos: 0,
       reducerNanos: EntryRecord<Action>.unknownDuration,
       reducerOffsetNanos: EntryRecord<Action>.unknownDuration,
       context: content.strings.code(for: action.context, at: content.entries.endIndex),
       causeLabel: content.strings.code(for: cause.label, at: content.entries.endIndex),
+      site: content.sites.code(for: action.site, effectSite: action.effectSite),
       causeKind: cause.kind.code, flags: action.stopped ? .stopped : [], action: decoded)
-    content.entries.append(record)
+    content.appendImported(
+      record, wallTime: (action.wallTime ?? content.originWallNanos) &- content.originWallNanos)
   }
 }

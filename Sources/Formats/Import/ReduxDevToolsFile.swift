@@ -164,6 +164,8 @@ struct ReduxDevToolsFile {
     var causeJSON = JSONValue.object([JSONMember("kind", .string("user"))])
     var stopped = skipped
     var replayable = true
+    var site: RecordedCallSite?
+    var effectSite: RecordedCallSite?
     if flux.contains("meta") {
       let meta = try flux.object("meta")
       if let value = meta.optional("replayable"), value == .bool(false) {
@@ -179,6 +181,8 @@ struct ReduxDevToolsFile {
         causeJSON = try meta.required("cause")
       }
       if try meta.optionalString("outcome") == "stopped" { stopped = true }
+      if meta.contains("site") { site = try EntryFields.site(meta.object("site")) }
+      if meta.contains("effectSite") { effectSite = try EntryFields.site(meta.object("effectSite")) }
     }
     if sequence == previousSequence { throw .duplicateSequence(entry: ordinal, sequence: sequence) }
     if sequence < previousSequence {
@@ -188,7 +192,7 @@ struct ReduxDevToolsFile {
     let action = ReduxDevToolsAction(
       ordinal: ordinal, stagedPosition: stagedPosition, flux: flux, type: type, sequence: sequence,
       context: context, cause: cause, causeJSON: causeJSON, wallTime: wallTime, replayable: replayable,
-      stopped: stopped)
+      stopped: stopped, site: site, effectSite: effectSite)
     ordinal += 1
     return action
   }
@@ -213,6 +217,9 @@ struct ReduxDevToolsAction {
   let replayable: Bool
   /// Skipped in the extension, or recorded as stopped.
   let stopped: Bool
+  /// Where it was sent and where the effect that sent it was created, from `meta`.
+  let site: RecordedCallSite?
+  let effectSite: RecordedCallSite?
 
   /// The action itself, as JSON.
   func payload() throws(JournalImportError) -> JSONValue { try flux.required("payload") }

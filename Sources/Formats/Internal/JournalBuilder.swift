@@ -275,14 +275,15 @@ struct JournalBuilder<State: Decodable & Sendable, Action: Decodable & Sendable>
 
     let cause = fields.cause
     let record = EntryRecord(
-      sequence: fields.sequence, time: fields.time, wallTime: fields.wallTime &- content.originWallNanos,
+      sequence: fields.sequence, time: fields.time,
       parent: cause.parent ?? 0, effect: cause.effect ?? 0,
       chainNanos: fields.chainNanos, reducerNanos: fields.reducerNanos,
       reducerOffsetNanos: fields.reducerOffsetNanos,
       context: content.strings.code(for: fields.context, at: content.entries.endIndex),
       causeLabel: content.strings.code(for: cause.label, at: content.entries.endIndex),
+      site: content.sites.code(for: fields.site, effectSite: fields.effectSite),
       causeKind: cause.kind.code, flags: fields.stopped ? .stopped : [], action: action)
-    content.entries.append(record)
+    content.appendImported(record, wallTime: fields.wallTime &- content.originWallNanos)
     order.accept(fields)
     entryCount += 1
   }

@@ -155,6 +155,14 @@ struct JournalObjectWriter<State: Sendable, Action: Sendable> {
       writer.integerReserved(nanoseconds(offset))
     }
     writer.rawReserved("}")
+    if let site = entry.site {
+      writer.raw(#","site":"#)
+      writeSite(site, into: &writer)
+    }
+    if let site = entry.effectSite {
+      writer.raw(#","effectSite":"#)
+      writeSite(site, into: &writer)
+    }
     if checkpoint != nil || stateAfter != nil {
       writeStates(
         checkpoint: checkpoint, stateAfter: stateAfter, redactedChanges: redactedChanges, into: &writer)
@@ -201,6 +209,26 @@ struct JournalObjectWriter<State: Sendable, Action: Sendable> {
       writer.raw(#","state":"#)
       writer.write(state(stateAfter))
     }
+  }
+
+  /// A call site object, as ``writeSite(_:into:)`` writes it.
+  func site(_ site: RecordedCallSite) -> JSONValue {
+    .object([
+      JSONMember("fileID", .string(site.fileID)), JSONMember("line", .integer(site.line)),
+      JSONMember("function", .string(site.function)),
+    ])
+  }
+
+  /// Writes a call site object: `{"fileID":"Module/File.swift","line":42,"function":"body"}`.
+  @usableFromInline
+  func writeSite(_ site: RecordedCallSite, into writer: inout JSONWriter) {
+    writer.raw(#"{"fileID":"#)
+    writer.string(site.fileID)
+    writer.raw(#","line":"#)
+    writer.integer(site.line)
+    writer.raw(#","function":"#)
+    writer.string(site.function)
+    writer.raw("}")
   }
 
   /// Writes ``event(_:)``'s object.

@@ -148,6 +148,7 @@ private struct DocumentTrace: ChromeTraceInput {
     args.append(JSONMember("cause", .string(entry.cause.description)))
     args.append(JSONMember("action", document.entryObjects[position]["action"] ?? .null))
     args.append(JSONMember("outcome", .string(entry.outcome)))
+    args += ChromeTrace.siteArgs(entry.site, entry.effectSite)
     return (entry.type, args)
   }
 
@@ -169,6 +170,8 @@ private struct DocumentReduxDevTools: ReduxDevToolsInput {
     meta.append(JSONMember("cause", object["cause"] ?? .null))
     meta.append(JSONMember("replayable", object["replayable"] ?? .bool(true)))
     meta.append(JSONMember("outcome", .string(entry.outcome)))
+    if let site = object["site"] { meta.append(JSONMember("site", site)) }
+    if let site = object["effectSite"] { meta.append(JSONMember("effectSite", site)) }
     return .object([
       JSONMember("type", .string(entry.type)), JSONMember("payload", object["action"] ?? .null),
       JSONMember("meta", .object(meta)),
@@ -177,6 +180,10 @@ private struct DocumentReduxDevTools: ReduxDevToolsInput {
 
   func wallNanos(at position: Int) -> Int64 {
     document.entryObjects[position]["wallTime"]?.numberText.flatMap { Int64($0) } ?? originWallNanos
+  }
+
+  func sites(at position: Int) -> (site: RecordedCallSite?, effectSite: RecordedCallSite?) {
+    (document.entries[position].site, document.entries[position].effectSite)
   }
 
   var originWallNanos: Int64 { document.meta["origin"]?["wallTime"]?.numberText.flatMap { Int64($0) } ?? 0 }

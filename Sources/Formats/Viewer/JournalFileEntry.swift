@@ -27,6 +27,10 @@ public struct JournalFileEntry: Sendable, Hashable {
   public var duration: Int64
   /// The action as compact JSON text.
   public var actionJSON: String
+  /// Where the action was sent, when the file records it.
+  public var site: RecordedCallSite?
+  /// Where the effect, thunk or timer that sent it was created, when the file records it.
+  public var effectSite: RecordedCallSite?
   /// The places in the state of the redacted values this entry changed (`redactedChanges`):
   /// both sides read `"<redacted>"`, so comparing the states' JSON cannot tell.
   var redactedChanges: [[StatePatch.PathComponent]]
@@ -48,6 +52,8 @@ public struct JournalFileEntry: Sendable, Hashable {
     causeParent = fields.cause.parent
     causeLabel = fields.cause.label
     cause = fields.cause
+    site = fields.site
+    effectSite = fields.effectSite
     reducerNanos = fields.reducerNanos
     reducerOffsetNanos = fields.reducerOffsetNanos
     type = try root.string("type")

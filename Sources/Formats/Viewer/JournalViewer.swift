@@ -26,9 +26,19 @@ public enum JournalViewer {
   public static let fullStateInterval = 256
 
   /// The viewer page for `document`, as HTML text.
-  public static func html(for document: JournalFile, title: String = "Chronicle journal") -> String {
+  ///
+  /// - Parameters:
+  ///   - document: The journal file.
+  ///   - title: The page's title.
+  ///   - sourceRoot: When given, each call site the entry detail shows ("sent from
+  ///     CounterView.swift:42 in body") links to `sourceRoot` + its `fileID` + `:` + its line, e.g.
+  ///     `vscode://file/Users/me/App/Sources/` for a package whose module folders are named after
+  ///     their modules.
+  public static func html(
+    for document: JournalFile, title: String = "Chronicle journal", sourceRoot: String? = nil
+  ) -> String {
     var stream = ExportStream()
-    try? write(DocumentViewerInput(document: document), title: title, into: &stream)
+    try? write(DocumentViewerInput(document: document), title: title, sourceRoot: sourceRoot, into: &stream)
     return String(decoding: stream.data, as: UTF8.self)
   }
 
@@ -36,16 +46,23 @@ public enum JournalViewer {
   ///
   /// The export is written to a new file beside `url` and renamed over it: a symbolic link at
   /// `url` is replaced rather than followed, and a failed export leaves the old file as it was.
+  ///
+  /// - Parameters:
+  ///   - document: The journal file.
+  ///   - url: Where to write the page.
+  ///   - title: The page's title.
+  ///   - sourceRoot: The prefix that turns call sites into editor links (see
+  ///     ``html(for:title:sourceRoot:)``).
   public static func write(
-    _ document: JournalFile, to url: URL, title: String = "Chronicle journal"
+    _ document: JournalFile, to url: URL, title: String = "Chronicle journal", sourceRoot: String? = nil
   ) throws(JournalExportError) {
     var stream = try ExportStream(creating: url)
-    try write(DocumentViewerInput(document: document), title: title, into: &stream)
+    try write(DocumentViewerInput(document: document), title: title, sourceRoot: sourceRoot, into: &stream)
   }
 
   /// Writes the page, its data streamed between the page's head and its script.
   static func write(
-    _ input: some ViewerInput, title: String, into stream: inout ExportStream
+    _ input: some ViewerInput, title: String, sourceRoot: String? = nil, into stream: inout ExportStream
   )
     throws(JournalExportError)
   {
@@ -53,7 +70,8 @@ public enum JournalViewer {
     stream.writer.utf8(before)
     try stream.flush()
     stream.escapesLessThan = true
-    try ViewerData(input: input, title: title, interval: fullStateInterval).write(into: &stream)
+    try ViewerData(input: input, title: title, interval: fullStateInterval, sourceRoot: sourceRoot)
+      .write(into: &stream)
     try stream.flush()
     stream.escapesLessThan = false
     stream.writer.utf8(after)
@@ -67,21 +85,32 @@ extension JournalSnapshot {
   ///
   /// The page is written as the states are computed, one at a time: the memory it takes is that
   /// of the page, not of every state.
-  public func htmlViewer(redaction: Redaction = .default, title: String = "Chronicle journal") -> Data {
+  ///
+  /// - Parameters:
+  ///   - redaction: The redaction policy.
+  ///   - title: The page's title.
+  ///   - sourceRoot: The prefix that turns call sites into editor links (see
+  ///     ``JournalViewer/html(for:title:sourceRoot:)``).
+  public func htmlViewer(
+    redaction: Redaction = .default, title: String = "Chronicle journal", sourceRoot: String? = nil
+  ) -> Data {
     var stream = ExportStream()
     try? JournalViewer.write(
-      RecordedViewerInput(snapshot: self, redaction: redaction), title: title, into: &stream)
+      RecordedViewerInput(snapshot: self, redaction: redaction), title: title, sourceRoot: sourceRoot,
+      into: &stream)
     return stream.data
   }
 
-  /// Writes the journal's HTML viewer page to `url` (see ``htmlViewer(redaction:title:)``),
+  /// Writes the journal's HTML viewer page to `url` (see ``htmlViewer(redaction:title:sourceRoot:)``),
   /// streaming it to the file.
   public func writeHTMLViewer(
-    to url: URL, redaction: Redaction = .default, title: String = "Chronicle journal"
+    to url: URL, redaction: Redaction = .default, title: String = "Chronicle journal",
+    sourceRoot: String? = nil
   ) throws(JournalExportError) {
     var stream = try ExportStream(creating: url)
     try JournalViewer.write(
-      RecordedViewerInput(snapshot: self, redaction: redaction), title: title, into: &stream)
+      RecordedViewerInput(snapshot: self, redaction: redaction), title: title, sourceRoot: sourceRoot,
+      into: &stream)
   }
 }
 
@@ -101,7 +130,8 @@ struct DocumentViewerInput: ViewerInput {
       causeKind: entry.causeKind, causeParent: entry.causeParent, causeLabel: entry.causeLabel,
       causeEffect: entry.cause.effect, type: entry.type,
       duration: entry.duration, actionJSON: entry.actionJSON, outcome: entry.outcome,
-      replayable: document.entryObjects[position]["replayable"] != .bool(false))
+      replayable: document.entryObjects[position]["replayable"] != .bool(false), site: entry.site,
+      effectSite: entry.effectSite)
   }
 
   var effectEvents: [EventFields] { document.effectEventFields }
@@ -158,7 +188,7 @@ private struct RecordedViewerInput<State: Sendable, Action: Sendable>: ViewerInp
       causeKind: entry.cause.kind.rawValue, causeParent: entry.cause.parent, causeLabel: entry.cause.label,
       causeEffect: entry.cause.effect, type: name, duration: Int64(content.entries[index].chainNanos),
       actionJSON: JSONText.compact(action.cut(atDepth: Self.maxStateDepth)), outcome: entry.outcome.rawValue,
-      replayable: replayable)
+      replayable: replayable, site: entry.site, effectSite: entry.effectSite)
   }
 
   var effectEvents: [EventFields] { snapshot.content.effectEventFields(redaction: objects.encoder.redaction) }

@@ -42,6 +42,9 @@ struct ViewerRow {
   var outcome: String
   /// Whether the action was encoded (rather than written by its description).
   var replayable: Bool
+  /// Where the action was sent, and where the effect that sent it was created.
+  var site: RecordedCallSite? = nil
+  var effectSite: RecordedCallSite? = nil
 }
 
 /// Writes the data the viewer page embeds, as one JSON object its script reads, streaming: its
@@ -57,11 +60,15 @@ struct ViewerRow {
 /// running). States: `base` is the state before the
 /// first entry, `patches[k]` the changes from the state before entry `k` to the state after it
 /// (`null` when the file lacks either), applied in order, and `full` holds `[position, state]`
-/// pairs of states after entries.
+/// pairs of states after entries. `sites` are the distinct call sites `[fileID, line, function]`,
+/// `entrySites[k]` the positions in `sites` of entry `k`'s site and effect site (-1 for none),
+/// both absent when no entry has a site; `sourceRoot` the prefix that turns a site's `fileID`
+/// and line into an editor link, or `null`.
 struct ViewerData<Input: ViewerInput> {
   let input: Input
   let title: String
   let interval: Int
+  var sourceRoot: String? = nil
 
   func write(into stream: inout ExportStream) throws(JournalExportError) {
     stream.writer.raw(#"{"title":"#)
@@ -74,9 +81,22 @@ struct ViewerData<Input: ViewerInput> {
     stream.writer.write(input.origin.map { .string($0) } ?? .null)
     var contexts: [String] = []
     var contextPositions: [String: Int] = [:]
+    var sites: [RecordedCallSite] = []
+    var sitePositions: [RecordedCallSite: Int] = [:]
+    var entrySites: [JSONValue] = []
+    var hasSites = false
+    func sitePosition(_ site: RecordedCallSite?) -> Int {
+      guard let site else { return -1 }
+      hasSites = true
+      if let known = sitePositions[site] { return known }
+      sitePositions[site] = sites.count
+      sites.append(site)
+      return sites.count - 1
+    }
     stream.writer.raw(#","entries":["#)
     for position in 0..<input.entryCount {
       let row = input.row(at: position)
+      entrySites.append(.array([.integer(sitePosition(row.site)), .integer(sitePosition(row.effectSite))]))
       var context = -1
       if let name = row.context {
         if let known = contextPositions[name] {
@@ -102,6 +122,15 @@ struct ViewerData<Input: ViewerInput> {
     }
     stream.writer.raw(#"],"contexts":"#)
     stream.writer.write(.array(contexts.map { .string($0) }))
+    if hasSites {
+      stream.writer.raw(#","sites":"#)
+      stream.writer.write(
+        .array(sites.map { .array([.string($0.fileID), .integer($0.line), .string($0.function)]) }))
+      stream.writer.raw(#","entrySites":"#)
+      stream.writer.write(.array(entrySites))
+    }
+    stream.writer.raw(#","sourceRoot":"#)
+    stream.writer.write(sourceRoot.map { .string($0) } ?? .null)
     stream.writer.raw(#","effects":"#)
     stream.writer.write(.array(effects()))
     stream.writer.raw(#","base":"#)

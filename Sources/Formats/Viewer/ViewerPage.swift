@@ -157,6 +157,23 @@ enum ViewerPage {
     function esc(text) {
       return String(text).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
     }
+    // "sent from CounterView.swift:42 in body()", and where the effect that sent it was created;
+    // with a source root, each site links to it in an editor.
+    function siteText(k, verb) {
+      const s = D.sites[k], file = s[0].slice(s[0].lastIndexOf("/") + 1);
+      const fn = s[2].includes("(") ? s[2] : s[2] + "()";
+      const where = esc(file + ":" + s[1]);
+      const link = D.sourceRoot ? '<a class="site-link" href="' + esc(D.sourceRoot + s[0] + ":" + s[1]) + '">' + where + "</a>" : where;
+      return verb + " " + link + " in " + esc(fn);
+    }
+    function siteHTML(pos) {
+      const pair = D.entrySites ? D.entrySites[pos] : undefined;
+      if (!pair || (pair[0] < 0 && pair[1] < 0)) return "";
+      let lines = [];
+      if (pair[0] >= 0) lines.push('<span class="site">' + siteText(pair[0], "sent from") + "</span>");
+      if (pair[1] >= 0) lines.push('<span class="effect-site">' + siteText(pair[1], "by the effect created at") + "</span>");
+      return '<h2>Call site</h2><pre class="sites">' + lines.join("\n") + "</pre>";
+    }
     function duration(ns) {
       if (ns >= 1e9) return (ns / 1e9).toFixed(2) + " s";
       if (ns >= 1e6) return (ns / 1e6).toFixed(1) + " ms";
@@ -334,6 +351,7 @@ enum ViewerPage {
       history.replaceState(null, "", "#select=" + e[1]);
       let html = "<h2>Entry</h2><pre>#" + e[1] + " " + esc(e[7]) + "  index " + e[0] + "  context " +
         esc(contextName(e) || "—") + "  " + duration(e[8]) + "  " + esc(e[10]) + "</pre>";
+      html += siteHTML(pos);
       html += '<h2>Cause</h2><pre class="cause">' + esc(e[4]) + (e[6] !== null ? " " + esc(JSON.stringify(e[6])) : "") +
         (e[5] !== null ? ' <a href="#" data-seq="' + e[5] + '">← #' + e[5] + "</a>" : "") + "</pre>";
       // The chain of causes up to the action no other one caused.
@@ -662,6 +680,10 @@ enum ViewerPage {
       meta.cause = cause;
       meta.replayable = e[12] !== false;
       meta.outcome = e[10];
+      const at = bySeq.get(e[1]), pair = D.entrySites && at !== undefined ? D.entrySites[at] : null;
+      const site = (k) => ({ fileID: D.sites[k][0], line: D.sites[k][1], function: D.sites[k][2] });
+      if (pair && pair[0] >= 0) meta.site = site(pair[0]);
+      if (pair && pair[1] >= 0) meta.effectSite = site(pair[1]);
       return { type: e[7], payload: JSON.parse(e[9]), meta: meta };
     }
     function connectDevTools() {

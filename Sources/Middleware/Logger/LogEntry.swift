@@ -16,6 +16,10 @@ struct LogEntry {
   var changes: [StateDiff.Change]?
   var stateBefore: String?
   var stateAfter: String?
+  /// Where the action was sent and where the effect that sent it was created, when the logger
+  /// writes sites.
+  var site: CallSite? = nil
+  var effectSite: CallSite? = nil
 
   /// The entry as a structured record, without colours.
   var record: LogRecord {
@@ -75,6 +79,8 @@ struct LogEntry {
     } else if cause.kind != .user {
       line.append(" by \(cause)", .dim)
     }
+    if let site { line.append(" from \(site)", .dim) }
+    if let effectSite { line.append(" (effect at \(effectSite))", .dim) }
   }
 
   /// How many lines ``details(colored:)`` has.

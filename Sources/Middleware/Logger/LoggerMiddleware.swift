@@ -105,6 +105,10 @@ public struct LoggerMiddleware<State: Sendable, Action: Sendable>: Middleware {
       timestamp: options.timestamp ? (options.now?() ?? metadata.timestamp) : nil,
       timeZone: options.timeZone, duration: elapsed, context: metadata.context, cause: metadata.cause,
       changes: nil, stateBefore: nil, stateAfter: nil)
+    if options.sites {
+      entry.site = metadata.site
+      entry.effectSite = metadata.effectSite
+    }
     if let transform = options.stateTransformer {
       record(from: transform(before), to: transform(after), into: &entry)
     } else {

@@ -51,6 +51,10 @@ public struct LoggerOptions<State: Sendable, Action: Sendable>: Sendable {
   /// A monotonic reading of elapsed time; the logger subtracts two readings to time an action.
   /// The default reads `ContinuousClock`. Replace it to make durations fixed in tests.
   public var monotonic: @Sendable () -> Duration
+  /// Also write where each action was sent, and where the effect that sent it was created:
+  /// ` from CounterView.swift:42 in body` (``/ChronicleStore/ActionMetadata/site``). Off by
+  /// default.
+  public var sites: Bool
 
   /// Creates options; every parameter has the default described on its property.
   public init(
@@ -67,8 +71,10 @@ public struct LoggerOptions<State: Sendable, Action: Sendable>: Sendable {
     redaction: Redaction = .default,
     now: (@Sendable () -> Date)? = nil,
     timeZone: TimeZone = .current,
-    monotonic: (@Sendable () -> Duration)? = nil
+    monotonic: (@Sendable () -> Duration)? = nil,
+    sites: Bool = false
   ) {
+    self.sites = sites
     self.predicate = predicate
     self.collapsed = collapsed
     self.diff = diff

@@ -30,9 +30,10 @@ extension Store {
     onError: (@Sendable (_ failure: ThunkFailure) -> Action?)? = nil
   ) {
     let name = thunk.name
+    let site = thunk.site
     thunk.start(
       dependencies: dependencies, state: stateReader, onError: onError,
-      run: { run($0, as: .thunk, label: name, context: context) },
+      run: { run($0, as: .thunk, label: name, context: context, parent: nil, site: site) },
       cancel: { cancel(id: $0) })
   }
 

@@ -23,7 +23,8 @@ extension Thunk {
         }
       }
       var effect = Effect<Action>.run(
-        priority: priority, operation: { send in try await body(send, state, dependencies) }, catch: handler)
+        priority: priority, site: site, operation: { send in try await body(send, state, dependencies) },
+        catch: handler)
       if let id { effect = effect.cancellable(id: id, cancelInFlight: cancelInFlight) }
       run(effect)
     case .sync(let body):
@@ -31,15 +32,15 @@ extension Thunk {
       do {
         // A `ThunkSend` is valid only while the body runs; keeping it traps at run time.
         try withoutActuallyEscaping(run) { run in
-          try body(ThunkSend { run(.send($0)) }, state, dependencies)
+          try body(ThunkSend { run(.send($0, site: $1)) }, state, dependencies)
         }
       } catch {
         if let onError {
-          if let action = onError(ThunkFailure(thunk: name, error: error)) { run(.send(action)) }
+          if let action = onError(ThunkFailure(thunk: name, error: error)) { run(.send(action, site: site)) }
         } else {
           // Reported as a failed thunk (`EffectEvent.Phase.failed`) like an asynchronous one,
           // so loggers and tracers see it; only this error path pays for a task.
-          run(.run { _ in throw error })
+          run(.run(site: site) { _ in throw error })
         }
       }
     }

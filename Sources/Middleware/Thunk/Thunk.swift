@@ -45,6 +45,9 @@ public struct Thunk<State: Sendable, Action: Sendable, Dependencies: Sendable>: 
   /// Whether starting the thunk first cancels the work in flight with the same ``id``.
   public private(set) var cancelInFlight = false
   let body: Body
+  /// Where the thunk was created: the ``/ChronicleStore/ActionMetadata/effectSite`` of the
+  /// actions it sends.
+  public let site: CallSite
 
   /// Creates an asynchronous thunk. It runs in its own task, like an `Effect.run`.
   ///
@@ -54,9 +57,16 @@ public struct Thunk<State: Sendable, Action: Sendable, Dependencies: Sendable>: 
   ///   - body: The work. It receives a `Send` (every action it sends is processed before `send`
   ///     returns, with the thunk as its cause), a reader of the store's live state, and the
   ///     dependencies. Errors it throws go to the `onError` handler given where it is started.
-  public init(_ name: String, priority: TaskPriority? = nil, body: @escaping AsyncBody) {
+  ///   - fileID: Where the thunk is created (``site``); leave the default.
+  ///   - line: The line; leave the default.
+  ///   - function: The function; leave the default.
+  public init(
+    _ name: String, priority: TaskPriority? = nil, fileID: StaticString = #fileID, line: UInt = #line,
+    function: StaticString = #function, body: @escaping AsyncBody
+  ) {
     self.name = name
     self.body = .async(priority: priority, body)
+    self.site = CallSite(fileID: fileID, line: line, function: function)
   }
 
   /// Creates a synchronous thunk, which runs to its end on the thread that starts it.
@@ -75,14 +85,21 @@ public struct Thunk<State: Sendable, Action: Sendable, Dependencies: Sendable>: 
   ///
   /// - Parameters:
   ///   - name: The name its cause carries in logs and traces.
+  ///   - fileID: Where the thunk is created (``site``); leave the default.
+  ///   - line: The line; leave the default.
+  ///   - function: The function; leave the default.
   ///   - body: The work. Errors it throws go to the `onError` handler given where it is started.
-  public static func sync(_ name: String, body: @escaping SyncBody) -> Thunk {
-    Thunk(name: name, body: .sync(body))
+  public static func sync(
+    _ name: String, fileID: StaticString = #fileID, line: UInt = #line, function: StaticString = #function,
+    body: @escaping SyncBody
+  ) -> Thunk {
+    Thunk(name: name, body: .sync(body), site: CallSite(fileID: fileID, line: line, function: function))
   }
 
-  private init(name: String, body: Body) {
+  private init(name: String, body: Body, site: CallSite) {
     self.name = name
     self.body = body
+    self.site = site
   }
 
   /// Makes the thunk cancellable with `id`: ``/ChronicleStore/Store/cancel(id:)`` or a reducer's

@@ -43,9 +43,10 @@ public struct ThunkMiddleware<State: Sendable, Action: Sendable, Dependencies: S
     next(action)
     guard let thunk = route(action) else { return }
     let name = thunk.name
+    let site = thunk.site
     thunk.start(
       dependencies: dependencies, state: context.stateReader, onError: onError,
-      run: { context.run($0, as: .thunk, label: name) },
+      run: { context.run($0, as: .thunk, label: name, site: site) },
       cancel: { context.cancel(id: $0) })
   }
 }

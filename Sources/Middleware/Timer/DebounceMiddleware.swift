@@ -51,9 +51,11 @@ where C.Duration == Duration {
     if cause.kind == .timer && cause.label == label { return next(action) }
     let deadline = clock.now.advanced(by: interval)
     let clock = self.clock
-    let resend = Effect<Action>.run { send in
+    // The held action is sent again from where it was first sent.
+    let site = context.site ?? CallSite()
+    let resend = Effect<Action>.run(site: site) { send in
       try await clock.sleep(until: deadline, tolerance: nil)
-      await send(action)
+      await send(action, site: site)
     }
     context.run(
       resend.timer(id: EffectID(DebounceID(id: id)), cancelInFlight: true), as: .timer, label: label)

@@ -17,7 +17,7 @@ import ChronicleStore
 /// reducer's `.cancel(id:)` cancel it too. Timers with different ids never interfere.
 public struct TimerCommand<Action: Sendable>: Sendable {
   enum Operation: Sendable {
-    case start(id: EffectID, interval: Duration, action: Action, repeats: Bool)
+    case start(id: EffectID, interval: Duration, action: Action, repeats: Bool, site: CallSite)
     case cancel(EffectID)
     case cancelAll
     case merge([TimerCommand])
@@ -31,25 +31,36 @@ public struct TimerCommand<Action: Sendable>: Sendable {
   ///
   /// Ticks are due at now + n × `interval`: a tick delivered late does not delay the next ones.
   ///
+  /// The ticks' ``/ChronicleStore/ActionMetadata/effectSite`` is where this is called
+  /// (`fileID`, `line`, `function`: leave the defaults).
+  ///
   /// - Precondition: `interval` is greater than zero.
   public static func repeating(
-    id: some Hashable & Sendable, every interval: Duration, send action: Action
+    id: some Hashable & Sendable, every interval: Duration, send action: Action,
+    fileID: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
   )
     -> TimerCommand
   {
     precondition(interval > .zero, "a repeating timer needs an interval greater than zero")
     return TimerCommand(
-      operation: .start(id: EffectID(id), interval: interval, action: action, repeats: true))
+      operation: .start(
+        id: EffectID(id), interval: interval, action: action, repeats: true,
+        site: CallSite(fileID: fileID, line: line, function: function)))
   }
 
   /// Starts a timer that sends `action` once, `delay` from now. A timer already running with
-  /// this `id` is cancelled first (a restart).
+  /// this `id` is cancelled first (a restart). Its ``/ChronicleStore/ActionMetadata/effectSite`` is
+  /// where this is called.
   public static func once(
-    id: some Hashable & Sendable, after delay: Duration, send action: Action
+    id: some Hashable & Sendable, after delay: Duration, send action: Action,
+    fileID: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
   )
     -> TimerCommand
   {
-    TimerCommand(operation: .start(id: EffectID(id), interval: delay, action: action, repeats: false))
+    TimerCommand(
+      operation: .start(
+        id: EffectID(id), interval: delay, action: action, repeats: false,
+        site: CallSite(fileID: fileID, line: line, function: function)))
   }
 
   /// Cancels the timer with `id`: once the action that asked for it has been handled, no tick of

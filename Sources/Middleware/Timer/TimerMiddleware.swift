@@ -52,8 +52,9 @@ where C.Duration == Duration {
 
   private func execute(_ command: TimerCommand<Action>, context: MiddlewareContext<State, Action>) {
     switch command.operation {
-    case .start(let id, let interval, let action, let repeats):
-      let effect = Self.ticks(of: action, every: interval, from: clock.now, repeats: repeats, on: clock)
+    case .start(let id, let interval, let action, let repeats, let site):
+      let effect = Self.ticks(
+        of: action, every: interval, from: clock.now, repeats: repeats, on: clock, site: site)
       context.run(effect.timer(id: id, cancelInFlight: true), as: .timer, label: id.description)
     case .cancel(let id):
       context.cancel(id: id)
@@ -67,13 +68,14 @@ where C.Duration == Duration {
   /// Sends `action` at `start` + n × `interval` (n = 1, 2, …; only n = 1 unless `repeats`).
   /// Deadlines, not relative sleeps: a late wake-up does not push later ticks back.
   static func ticks(
-    of action: Action, every interval: Duration, from start: C.Instant, repeats: Bool, on clock: C
+    of action: Action, every interval: Duration, from start: C.Instant, repeats: Bool, on clock: C,
+    site: CallSite
   ) -> Effect<Action> {
-    .run { send in
+    .run(site: site) { send in
       var deadline = start.advanced(by: interval)
       repeat {
         try await clock.sleep(until: deadline, tolerance: nil)
-        await send(action)
+        await send(action, site: site)
         deadline = deadline.advanced(by: interval)
       } while repeats
     }

@@ -42,14 +42,18 @@ public final class StoreRegistry: Sendable {
   }
 
   /// Sends `action` to the store under `key`. Returns `false` if no store is registered there.
+  ///
+  /// The call site (`fileID`, `line`, `function`: leave the defaults) is the action's
+  /// ``/ChronicleStore/ActionMetadata/site``.
   @discardableResult
   public func send<State, Action>(
-    _ action: Action, to key: StoreKey<State, Action>, context: String? = nil
+    _ action: Action, to key: StoreKey<State, Action>, context: String? = nil,
+    fileID: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
   )
     -> Bool
   {
     guard let store = store(for: key) else { return false }
-    store.send(action, context: context)
+    store.send(action, context: context, fileID: fileID, line: line, function: function)
     return true
   }
 

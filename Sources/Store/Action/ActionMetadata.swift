@@ -12,12 +12,25 @@ public struct ActionMetadata: Sendable, Hashable {
   public var context: String?
   /// Who sent the action.
   public var cause: Cause
+  /// Where in the source the action was sent: the call of `send` (on the store, a scoped store,
+  /// a middleware's context, an effect's `Send`, a thunk), or the `Effect.send` that returned it.
+  /// `nil` when the store was created with `capturesCallSites: false`.
+  public var site: CallSite?
+  /// Where the effect, thunk or timer that sent the action was created (its `.run`, its
+  /// `Effect.send`, the `dispatch` of a thunk); `nil` for an action the user sent, and when the
+  /// store does not capture call sites.
+  public var effectSite: CallSite?
 
   /// Creates metadata.
-  public init(sequence: UInt64, timestamp: Date, context: String?, cause: Cause) {
+  public init(
+    sequence: UInt64, timestamp: Date, context: String?, cause: Cause, site: CallSite? = nil,
+    effectSite: CallSite? = nil
+  ) {
     self.sequence = sequence
     self.timestamp = timestamp
     self.context = context
     self.cause = cause
+    self.site = site
+    self.effectSite = effectSite
   }
 }

@@ -49,7 +49,7 @@ public struct Cause: Sendable, Hashable, Codable, CustomStringConvertible {
     @inlinable public static var user: Kind { Kind("user") }
     /// Sent by an ``Effect`` returned from a reducer.
     @inlinable public static var effect: Kind { Kind("effect") }
-    /// Sent by a middleware through ``MiddlewareContext/send(_:context:as:label:)``.
+    /// Sent by a middleware through ``MiddlewareContext/send(_:context:as:label:fileID:line:function:)``.
     @inlinable public static var middleware: Kind { Kind("middleware") }
     /// Sent by an external stream bound to the store.
     @inlinable public static var stream: Kind { Kind("stream") }

@@ -17,14 +17,14 @@
 @dynamicMemberLookup
 public final class ScopedStore<State: Sendable, Action: Sendable>: Sendable {
   private let read: @Sendable () -> State
-  private let deliver: @Sendable (Action, String?) -> Void
+  private let deliver: @Sendable (Action, String?, CallSite) -> Void
   private let subscribe: @Sendable (Bool, @escaping @Sendable (State) -> Void) -> StoreSubscription
   /// Where members are tracked: `nil` when the scope is a closure.
   private let route: (any MemberRoute<State>)?
 
   init(
     read: @escaping @Sendable () -> State,
-    deliver: @escaping @Sendable (Action, String?) -> Void,
+    deliver: @escaping @Sendable (Action, String?, CallSite) -> Void,
     subscribe: @escaping @Sendable (Bool, @escaping @Sendable (State) -> Void) -> StoreSubscription,
     route: (any MemberRoute<State>)? = nil
   ) {
@@ -38,8 +38,14 @@ public final class ScopedStore<State: Sendable, Action: Sendable>: Sendable {
   public var state: State { read() }
 
   /// Sends a child action to the parent store, embedded in a parent action.
-  public func send(_ action: Action, context: String? = nil) {
-    deliver(action, context)
+  ///
+  /// The call site (`fileID`, `line`, `function`: leave the defaults) is the action's
+  /// ``ActionMetadata/site``.
+  public func send(
+    _ action: Action, context: String? = nil, fileID: StaticString = #fileID, line: UInt = #line,
+    function: StaticString = #function
+  ) {
+    deliver(action, context, CallSite(fileID: fileID, line: line, function: function))
   }
 
   /// Calls `onChange` with a part of the child's state, like ``Store/observe(_:immediately:removeDuplicates:onChange:)``.
@@ -114,7 +120,7 @@ public final class ScopedStore<State: Sendable, Action: Sendable>: Sendable {
     let subscribe = self.subscribe
     return ScopedStore<Child, ChildAction>(
       read: { toChild(read()) },
-      deliver: { action, context in deliver(embed(action), context) },
+      deliver: { action, context, site in deliver(embed(action), context, site) },
       subscribe: { immediately, onChange in subscribe(immediately) { onChange(toChild($0)) } },
       route: route
     )
@@ -161,7 +167,9 @@ extension Store {
   ) -> ScopedStore<Child, ChildAction> {
     ScopedStore<Child, ChildAction>(
       read: { toChild(self.state) },
-      deliver: { action, context in self.send(embed(action), context: context) },
+      deliver: { action, context, site in
+        self.submit(embed(action), context: context, cause: .user, site: site)
+      },
       subscribe: { immediately, onChange in
         self.observe(immediately: immediately) { onChange(toChild($0)) }
       },

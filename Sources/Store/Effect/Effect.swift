@@ -9,22 +9,24 @@
 ///   return .cancel(id: "load")
 /// ```
 ///
-/// Effects run off the caller's thread (except ``send(_:)``, which queues its action right after
+/// Effects run off the caller's thread (except ``send(_:fileID:line:function:)``, which queues its action right after
 /// the current one) and every action they send passes through the whole middleware chain with
 /// its cause recorded. Replay and time travel never run effects.
 public struct Effect<Action: Sendable>: Sendable {
   // Every case but `none` and `send` is `indirect`: their payloads (a resilient `TaskPriority`,
   // a 40-byte existential id) would otherwise make `Effect` a runtime-sized value that a client
-  // cannot return in registers, and `return .none` would cost runtime calls per action (`send/no-middleware`).
-  // Boxed, an `Effect` is the size of its action plus a tag, and `.none` costs nothing.
+  // cannot return in registers, and `return .none` would cost runtime calls per action
+  // (`send/no-middleware`). Boxed, an `Effect` is the size of its action and a `.send`'s call site
+  // (two pointers and a line) plus a tag, and `.none` costs nothing.
   @usableFromInline
   enum Operation: Sendable {
     case none
-    case send(Action)
+    case send(Action, CallSite)
     indirect case run(
       priority: TaskPriority?,
       operation: @Sendable (Send<Action>) async throws -> Void,
-      handler: (@Sendable (any Error, Send<Action>) async -> Void)?
+      handler: (@Sendable (any Error, Send<Action>) async -> Void)?,
+      site: CallSite
     )
     indirect case merge([Effect])
     indirect case concatenate([Effect])
@@ -46,21 +48,52 @@ public struct Effect<Action: Sendable>: Sendable {
   }
 
   /// Sends `action` right after the current action, on the same thread, before `send` returns.
-  @inlinable public static func send(_ action: Action) -> Effect { Effect(.send(action)) }
+  ///
+  /// The action's ``ActionMetadata/site`` is where this was called (`fileID`, `line`,
+  /// `function`: leave the defaults).
+  @inlinable public static func send(
+    _ action: Action, fileID: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
+  ) -> Effect {
+    Effect(.send(action, CallSite(fileID: fileID, line: line, function: function)))
+  }
 
   /// Runs `operation` in a new task; it sends actions with the `Send` it receives.
+  ///
+  /// The actions it sends carry this call's site as their ``ActionMetadata/effectSite``, beside
+  /// the site of the `send` that sent each (``ActionMetadata/site``).
   ///
   /// - Parameters:
   ///   - priority: The task's priority.
   ///   - operation: The async work. Throwing a `CancellationError` after cancellation is not a failure.
   ///   - handler: Called with any other error the operation throws. Without it, the error is
   ///     reported to middlewares as a failed effect (``EffectEvent/Phase/failed(_:)``).
+  ///   - fileID: The file the effect is created in; leave the default.
+  ///   - line: The line; leave the default.
+  ///   - function: The function; leave the default.
   public static func run(
     priority: TaskPriority? = nil,
     operation: @escaping @Sendable (_ send: Send<Action>) async throws -> Void,
+    catch handler: (@Sendable (_ error: any Error, _ send: Send<Action>) async -> Void)? = nil,
+    fileID: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
+  ) -> Effect {
+    Effect(
+      .run(
+        priority: priority, operation: operation, handler: handler,
+        site: CallSite(fileID: fileID, line: line, function: function)))
+  }
+
+  /// Sends `action` like ``send(_:fileID:line:function:)``, with a call site given as a value:
+  /// for modules that create effects for their callers (thunks, timers).
+  package static func send(_ action: Action, site: CallSite) -> Effect { Effect(.send(action, site)) }
+
+  /// Runs `operation` like ``run(priority:operation:catch:fileID:line:function:)``, created at
+  /// `site`: for modules that create effects for their callers (thunks, timers).
+  package static func run(
+    priority: TaskPriority? = nil, site: CallSite,
+    operation: @escaping @Sendable (_ send: Send<Action>) async throws -> Void,
     catch handler: (@Sendable (_ error: any Error, _ send: Send<Action>) async -> Void)? = nil
   ) -> Effect {
-    Effect(.run(priority: priority, operation: operation, handler: handler))
+    Effect(.run(priority: priority, operation: operation, handler: handler, site: site))
   }
 
   /// Runs all `effects` at the same time.
@@ -116,17 +149,16 @@ public struct Effect<Action: Sendable>: Sendable {
   public func map<Other: Sendable>(_ transform: @escaping @Sendable (Action) -> Other) -> Effect<Other> {
     switch operation {
     case .none: return .none
-    case .send(let action): return .send(transform(action))
-    case .run(let priority, let operation, let handler):
+    case .send(let action, let site): return Effect<Other>(.send(transform(action), site))
+    case .run(let priority, let operation, let handler, let site):
       var mappedHandler: (@Sendable (any Error, Send<Other>) async -> Void)?
       if let handler {
         mappedHandler = { error, send in await handler(error, send.map(transform)) }
       }
-      return .run(
-        priority: priority,
-        operation: { send in try await operation(send.map(transform)) },
-        catch: mappedHandler
-      )
+      return Effect<Other>(
+        .run(
+          priority: priority, operation: { send in try await operation(send.map(transform)) },
+          handler: mappedHandler, site: site))
     case .merge(let effects): return Effect<Other>(.merge(effects.map { $0.map(transform) }))
     case .concatenate(let effects): return Effect<Other>(.concatenate(effects.map { $0.map(transform) }))
     case .cancellable(let id, let cancelInFlight, let effect):

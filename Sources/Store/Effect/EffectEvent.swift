@@ -33,6 +33,9 @@ public struct EffectEvent: Sendable, Hashable {
   /// policy (see ``failureDescription(redaction:)``); `nil` for other phases and for events made
   /// without it. Not part of the event's equality: the phase's text already says what failed.
   public var error: EffectError?
+  /// Where the effect was created: its `.run`, or the `dispatch` of a thunk; `nil` for a
+  /// concatenation, and when the store does not capture call sites.
+  public var site: CallSite?
 
   /// Creates an event.
   ///
@@ -42,12 +45,17 @@ public struct EffectEvent: Sendable, Hashable {
   ///   - cause: Who started the effect.
   ///   - ids: The cancellation ids that apply to it, innermost first.
   ///   - error: The error of a failed event.
-  public init(phase: Phase, effect: UInt64, cause: Cause, ids: [EffectID], error: EffectError? = nil) {
+  ///   - site: Where the effect was created.
+  public init(
+    phase: Phase, effect: UInt64, cause: Cause, ids: [EffectID], error: EffectError? = nil,
+    site: CallSite? = nil
+  ) {
     self.phase = phase
     self.effect = effect
     self.cause = cause
     self.ids = ids
     self.error = error
+    self.site = site
   }
 
   /// The text of a failed event's error under `redaction`, `nil` for an event that is not a

@@ -12,6 +12,9 @@ struct EffectScope: Sendable {
   /// The name of the middleware that started the effect, if one did: the cause's label when
   /// neither `label` nor a cancellation id gives one.
   var sender: String?
+  /// Where the work was started from outside an action (``Store/run(_:as:label:context:parent:fileID:line:function:)``):
+  /// the effect site of a `.send` that runs in no effect of its own.
+  var site: CallSite?
 
   /// The label of the cause of what the effect sends.
   var causeLabel: String? { label ?? ids.first?.description ?? sender }
@@ -33,11 +36,18 @@ extension Store {
   ///   - cause: The action's cause when no middleware saw the action, so neither it nor the
   ///     context was recorded: they are recorded now, for the middlewares that see the effect's
   ///     events.
+  ///   - site: The action's call site, recorded with `cause`.
+  ///   - effectSite: The site of the effect that sent the action, recorded with `cause`.
   @usableFromInline
-  func startReducerEffect(_ effect: Effect<Action>, context: String?, cause: Cause? = nil) {
+  func startReducerEffect(
+    _ effect: Effect<Action>, context: String?, cause: Cause? = nil, site: CallSite? = nil,
+    effectSite: CallSite? = nil
+  ) {
     if let cause, !middleware.isEmpty {
       storage.pointee.currentContext = context
       storage.pointee.currentCause = cause
+      storage.pointee.currentSite = site
+      storage.pointee.currentEffectSite = effectSite
       storage.pointee.currentTimestamp = nil
     }
     start(
@@ -45,19 +55,25 @@ extension Store {
       in: EffectScope(kind: .effect, label: nil, parentSequence: storage.pointee.sequence, context: context))
   }
 
-  func startFromMiddleware(_ effect: Effect<Action>, kind: Cause.Kind, label: String?, sender: String) {
+  func startFromMiddleware(
+    _ effect: Effect<Action>, kind: Cause.Kind, label: String?, sender: String, site: CallSite? = nil
+  ) {
     withProcessing {
       var scope = currentScope(kind: kind, label: label)
       scope.sender = sender
+      scope.site = site
       start(effect, in: scope)
     }
   }
 
-  func sendFromMiddleware(_ action: Action, context: String?, kind: Cause.Kind, label: String?) {
+  func sendFromMiddleware(
+    _ action: Action, context: String?, kind: Cause.Kind, label: String?, site: CallSite
+  ) {
     let storage = self.storage
     let cause = Cause(kind: kind, parent: storage.pointee.sequence, label: label)
     let pending = PendingAction(
-      action: action, context: context ?? storage.pointee.currentContext, cause: cause, record: nil)
+      action: action, context: context ?? storage.pointee.currentContext, cause: cause, site: site,
+      record: nil)
     withProcessing(orDefer: .action(pending)) { enqueue(pending) }
   }
 
@@ -74,14 +90,17 @@ extension Store {
     switch effect.operation {
     case .none:
       return []
-    case .send(let action):
+    case .send(let action, let site):
       let cause = Cause(
         kind: scope.kind, parent: scope.parentSequence, effect: scope.parent?.serial,
         label: scope.causeLabel)
-      enqueue(PendingAction(action: action, context: scope.context, cause: cause, record: scope.parent))
+      enqueue(
+        PendingAction(
+          action: action, context: scope.context, cause: cause, site: site,
+          effectSite: scope.parent?.site ?? scope.site, record: scope.parent))
       return []
-    case .run(let priority, let operation, let handler):
-      let record = makeRecord(in: scope)
+    case .run(let priority, let operation, let handler, let site):
+      let record = makeRecord(in: scope, site: site)
       let send = makeSend(for: record)
       let activity = self.activity
       record.task = Task(executorPreference: activity, priority: priority) { [weak self] in
@@ -94,7 +113,7 @@ extension Store {
     case .merge(let effects):
       return effects.flatMap { start($0, in: scope) }
     case .concatenate(let effects):
-      let record = makeRecord(in: scope)
+      let record = makeRecord(in: scope, site: scope.parent?.site ?? scope.site)
       var childScope = scope
       childScope.parent = record
       let activity = self.activity
@@ -156,7 +175,7 @@ extension Store {
     }
   }
 
-  private func makeRecord(in scope: EffectScope) -> EffectRecord {
+  private func makeRecord(in scope: EffectScope, site: CallSite?) -> EffectRecord {
     let storage = self.storage
     storage.pointee.nextEffectSerial += 1
     let serial = storage.pointee.nextEffectSerial
@@ -164,31 +183,33 @@ extension Store {
       kind: scope.kind, parent: scope.parentSequence, effect: serial,
       label: scope.causeLabel)
     let record = EffectRecord(
-      serial: serial, ids: scope.ids, parent: scope.parent, cause: cause, context: scope.context)
+      serial: serial, ids: scope.ids, parent: scope.parent, cause: cause, context: scope.context, site: site)
     let key = ObjectIdentifier(record)
     storage.pointee.records[key] = record
     for id in scope.ids { storage.pointee.recordsByID[id, default: [:]][key] = record }
-    emit(EffectEvent(phase: .started, effect: serial, cause: cause, ids: scope.ids))
+    emit(EffectEvent(phase: .started, effect: serial, cause: cause, ids: scope.ids, site: site))
     return record
   }
 
   private func makeSend(for record: EffectRecord) -> Send<Action> {
-    Send { [weak self] action, context in
-      self?.deliver(action, context: context ?? record.context, from: record)
-    }
+    Send(site: { [weak self] action, context, site in
+      self?.deliver(action, context: context ?? record.context, site: site, from: record)
+    })
   }
 
   /// An action sent by an effect: processed now under the lock, or queued when this thread is
   /// already processing. Dropped once the effect is cancelled.
-  private func deliver(_ action: Action, context: String?, from record: EffectRecord) {
-    let pending = PendingAction(action: action, context: context, cause: record.cause, record: record)
+  private func deliver(_ action: Action, context: String?, site: CallSite, from record: EffectRecord) {
+    let pending = PendingAction(
+      action: action, context: context, cause: record.cause, site: site, effectSite: record.site,
+      record: record)
     if lock.owner.load(ordering: .relaxed) == ThreadID.current {
       enqueue(pending)
       return
     }
     withProcessing(orDefer: .action(pending)) {
       if record.isCancelledInChain { return }
-      process(action, context: context, cause: record.cause)
+      process(action, context: context, cause: record.cause, site: site, effectSite: record.site)
     }
   }
 
@@ -210,8 +231,9 @@ extension Store {
         phase = .finished
       }
       emit(
-        EffectEvent(phase: phase, effect: record.serial, cause: record.cause, ids: record.ids, error: failure)
-      )
+        EffectEvent(
+          phase: phase, effect: record.serial, cause: record.cause, ids: record.ids, error: failure,
+          site: record.site))
     }
   }
 
@@ -244,7 +266,10 @@ extension Store {
         let key = ObjectIdentifier(record)
         for other in record.ids where other != id { removeFromIndex(key, id: other) }
         record.task?.cancel()
-        emit(EffectEvent(phase: .cancelled, effect: record.serial, cause: record.cause, ids: record.ids))
+        emit(
+          EffectEvent(
+            phase: .cancelled, effect: record.serial, cause: record.cause, ids: record.ids, site: record.site)
+        )
       }
     }
   }
@@ -325,11 +350,29 @@ extension Store {
   ///   - context: The context label its actions carry.
   ///   - parent: The sequence number, in this store, of the action that led to the work, if any:
   ///     its actions carry it as their cause's ``Cause/parent``.
+  ///   - fileID: Where the work is started: the ``ActionMetadata/effectSite`` of the actions its
+  ///     `.send` parts send; leave the default.
+  ///   - line: The line; leave the default.
+  ///   - function: The function; leave the default.
   public func run(
     _ effect: Effect<Action>, as kind: Cause.Kind = .effect, label: String? = nil, context: String? = nil,
-    parent: UInt64? = nil
+    parent: UInt64? = nil, fileID: StaticString = #fileID, line: UInt = #line,
+    function: StaticString = #function
   ) {
-    let scope = EffectScope(kind: kind, label: label, parentSequence: parent, context: context)
+    run(
+      effect, as: kind, label: label, context: context, parent: parent,
+      site: CallSite(fileID: fileID, line: line, function: function))
+  }
+
+  /// Runs `effect` like ``run(_:as:label:context:parent:fileID:line:function:)``, started at
+  /// `site`: for modules that start work for their callers (thunks).
+  package func run(
+    _ effect: Effect<Action>, as kind: Cause.Kind, label: String?, context: String?, parent: UInt64?,
+    site: CallSite
+  ) {
+    var started = EffectScope(kind: kind, label: label, parentSequence: parent, context: context)
+    started.site = site
+    let scope = started
     withProcessing(orDefer: .operation { self.start(effect, in: scope) }) {
       start(effect, in: scope)
     }

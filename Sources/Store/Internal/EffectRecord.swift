@@ -13,15 +13,20 @@ final class EffectRecord: @unchecked Sendable {
   let cause: Cause
   /// The context label its actions inherit.
   let context: String?
+  /// Where the effect was created: the effect site of the actions it sends.
+  let site: CallSite?
   @usableFromInline var isCancelled = false
   var task: Task<Void, Never>?
 
-  init(serial: UInt64, ids: [EffectID], parent: EffectRecord?, cause: Cause, context: String?) {
+  init(
+    serial: UInt64, ids: [EffectID], parent: EffectRecord?, cause: Cause, context: String?, site: CallSite?
+  ) {
     self.serial = serial
     self.ids = ids
     self.parent = parent
     self.cause = cause
     self.context = context
+    self.site = site
   }
 
   /// Whether this effect or a concatenation it runs in was cancelled.

@@ -12,6 +12,9 @@ struct StoreStorage<State, Action> {
   @usableFromInline var sequence: UInt64 = 0
   @usableFromInline var currentContext: String?
   @usableFromInline var currentCause: Cause = .user
+  /// Where the action being processed was sent, and where the effect that sent it was created.
+  @usableFromInline var currentSite: CallSite?
+  @usableFromInline var currentEffectSite: CallSite?
   @usableFromInline var currentTimestamp: Date?
   @usableFromInline var reducerRan = false
   /// Bit `i` is set once middleware `i` has called `next` for the current action.

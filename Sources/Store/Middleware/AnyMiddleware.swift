@@ -5,7 +5,7 @@
 /// middleware inline with ``init(name:predicate:handle:event:)``.
 public struct AnyMiddleware<State: Sendable, Action: Sendable>: Middleware {
   /// The middleware's name: the label of the ``Cause`` of the actions it sends and the effects it
-  /// runs without a label of their own (``MiddlewareContext/send(_:context:as:label:)``,
+  /// runs without a label of their own (``MiddlewareContext/send(_:context:as:label:fileID:line:function:)``,
   /// ``MiddlewareContext/run(_:as:label:)``), so logs and journals say which middleware sent
   /// them. A wrapped middleware (``init(_:)``) is named after its type.
   public let name: String

@@ -66,10 +66,30 @@ public struct MiddlewareContext<State: Sendable, Action: Sendable> {
   ///   - kind: The kind of cause to record, e.g. `.thunk` for a thunk middleware.
   ///   - label: A label for the cause, e.g. the thunk's name; defaults to the middleware's name
   ///     (``middlewareName``), so logs and journals say which middleware sent the action.
+  ///   - fileID: The file it is sent from (``ActionMetadata/site``); leave the default.
+  ///   - line: The line; leave the default.
+  ///   - function: The function; leave the default.
   public func send(
-    _ action: Action, context: String? = nil, as kind: Cause.Kind = .middleware, label: String? = nil
+    _ action: Action, context: String? = nil, as kind: Cause.Kind = .middleware, label: String? = nil,
+    fileID: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
   ) {
-    store.sendFromMiddleware(action, context: context, kind: kind, label: label ?? middlewareName)
+    store.sendFromMiddleware(
+      action, context: context, kind: kind, label: label ?? middlewareName,
+      site: CallSite(fileID: fileID, line: line, function: function))
+  }
+
+  /// Where the action being handled was sent (see ``ActionMetadata/site``), without reading the
+  /// clock as ``metadata`` may; `nil` when the store does not capture call sites.
+  @inlinable public var site: CallSite? {
+    unmanagedStore._withUnsafeGuaranteedRef { $0.capturesCallSites ? $0.storage.pointee.currentSite : nil }
+  }
+
+  /// Where the effect, thunk or timer that sent the action being handled was created (see
+  /// ``ActionMetadata/effectSite``).
+  @inlinable public var effectSite: CallSite? {
+    unmanagedStore._withUnsafeGuaranteedRef {
+      $0.capturesCallSites ? $0.storage.pointee.currentEffectSite : nil
+    }
   }
 
   /// Runs `effect` as if the reducer had returned it, with a cause of the given kind whose
@@ -85,6 +105,12 @@ public struct MiddlewareContext<State: Sendable, Action: Sendable> {
   ///     otherwise to the middleware's name (``middlewareName``).
   public func run(_ effect: Effect<Action>, as kind: Cause.Kind = .middleware, label: String? = nil) {
     store.startFromMiddleware(effect, kind: kind, label: label, sender: middlewareName)
+  }
+
+  /// Runs `effect` like ``run(_:as:label:)``, started at `site`: the effect site of the actions
+  /// its `.send` parts send, for modules that start work for their callers (thunks).
+  package func run(_ effect: Effect<Action>, as kind: Cause.Kind, label: String?, site: CallSite) {
+    store.startFromMiddleware(effect, kind: kind, label: label, sender: middlewareName, site: site)
   }
 
   /// Cancels every in-flight effect, thunk and timer with `id`.

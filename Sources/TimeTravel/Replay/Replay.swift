@@ -121,7 +121,7 @@ public enum Replay {
     return ReplayDivergence(
       index: entry.index, sequence: entry.sequence, action: entry.action, cause: entry.cause,
       context: entry.context, firstSuspect: firstSuspect, expected: expected, actual: actual,
-      diff: StateDiff.render(from: expected, to: actual))
+      diff: StateDiff.render(from: expected, to: actual), site: entry.site, effectSite: entry.effectSite)
   }
 
   /// Replays the journal `journal` holds now (see ``verify(_:reducer:statesAfter:)``).

@@ -28,12 +28,19 @@ public struct ReplayDivergence<State: Sendable, Action: Sendable>: Error, Sendab
   public let actual: State
   /// What differs, from expected to actual: ``/ChronicleInspection/StateDiff/render(from:to:redaction:)``.
   public let diff: String
+  /// Where the diverging action was sent, when the journal recorded it.
+  public let site: RecordedCallSite?
+  /// Where the effect that sent it was created, when the journal recorded it.
+  public let effectSite: RecordedCallSite?
 
   /// Creates a divergence report.
   public init(
     index: Int, sequence: UInt64, action: Action, cause: Cause, context: String?, firstSuspect: Int,
-    expected: State, actual: State, diff: String
+    expected: State, actual: State, diff: String, site: RecordedCallSite? = nil,
+    effectSite: RecordedCallSite? = nil
   ) {
+    self.site = site
+    self.effectSite = effectSite
     self.index = index
     self.sequence = sequence
     self.action = action
@@ -45,7 +52,7 @@ public struct ReplayDivergence<State: Sendable, Action: Sendable>: Error, Sendab
     self.diff = diff
   }
 
-  /// The report as text: the entry, its action and cause, then the diff (expected → actual),
+  /// The report as text: the entry, its action, cause and call site, then the diff (expected → actual),
   /// one change per indented line. An action holding a value marked as sensitive is written as
   /// its dump, with `<redacted>` in the value's place.
   public var description: String {
@@ -67,6 +74,8 @@ public struct ReplayDivergence<State: Sendable, Action: Sendable>: Error, Sendab
   private func text(action: String, diff: String) -> String {
     var text = "entry \(index) (#\(sequence)) \(action), cause \(cause)"
     if let context { text += ", context \(context)" }
+    if let site { text += ", sent from \(site)" }
+    if let effectSite { text += " by the effect created at \(effectSite)" }
     text += ": the replayed state differs from the recorded one (expected → actual)"
     if firstSuspect != index { text += "; the difference arose in entries \(firstSuspect)...\(index)" }
     let lines = diff.split(separator: "\n", omittingEmptySubsequences: false)

@@ -2,17 +2,19 @@ import ChronicleStore
 
 /// One journal entry as stored: fixed-size, without heap references of its own.
 ///
-/// Strings are codes into the journal's tables, times are integer nanoseconds, so an entry of a
-/// one-byte action takes 64 bytes (checked by a test). The field order is the layout order:
-/// 8-byte fields first, the action last, so a small action packs into the tail padding.
+/// Strings and call sites are codes into the journal's tables, times are integer nanoseconds, so
+/// an entry of a one-byte action takes 64 bytes (checked by a test). The field order is the layout
+/// order: 8-byte fields first, the action last, so a small action packs into the tail padding.
+///
+/// The wall time is not stored: a recorded entry's is the journal's origin wall time plus
+/// ``time``. An imported entry whose wall time says otherwise is flagged ``EntryFlags/wallTimeApart``
+/// and its wall time kept in ``JournalContent/wallTimes``.
 @usableFromInline
 package struct EntryRecord<Action> {
   /// The store's sequence number.
   @usableFromInline package var sequence: UInt64
   /// Monotonic nanoseconds since the journal's origin, when the tracer received the action.
   @usableFromInline package var time: Int64
-  /// Wall-clock nanoseconds since the journal's origin wall time.
-  @usableFromInline package var wallTime: Int64
   /// The sequence number of the cause's parent; 0 when there is none.
   @usableFromInline package var parent: UInt64
   /// The serial number of the effect that sent the action; 0 when there is none.
@@ -27,6 +29,8 @@ package struct EntryRecord<Action> {
   @usableFromInline package var context: UInt32
   /// Code of the cause's label in the journal's string table.
   @usableFromInline package var causeLabel: UInt32
+  /// Code of the action's call sites in the journal's ``SiteTable``; 0 when there is none.
+  @usableFromInline package var site: UInt32
   /// The cause's kind, as its code in ``CauseKindCodes``.
   @usableFromInline package var causeKind: UInt16
   @usableFromInline package var flags: EntryFlags
@@ -34,13 +38,13 @@ package struct EntryRecord<Action> {
 
   @inlinable
   package init(
-    sequence: UInt64, time: Int64, wallTime: Int64, parent: UInt64, effect: UInt64, chainNanos: UInt32,
-    reducerNanos: UInt32, reducerOffsetNanos: UInt32, context: UInt32, causeLabel: UInt32, causeKind: UInt16,
-    flags: EntryFlags, action: Action
+    sequence: UInt64, time: Int64, parent: UInt64, effect: UInt64, chainNanos: UInt32,
+    reducerNanos: UInt32, reducerOffsetNanos: UInt32, context: UInt32, causeLabel: UInt32, site: UInt32 = 0,
+    causeKind: UInt16, flags: EntryFlags, action: Action
   ) {
     self.sequence = sequence
     self.time = time
-    self.wallTime = wallTime
+    self.site = site
     self.parent = parent
     self.effect = effect
     self.chainNanos = chainNanos
@@ -69,6 +73,8 @@ package struct EntryFlags: OptionSet, Sendable {
   @inlinable package init(rawValue: UInt8) { self.rawValue = rawValue }
   /// A later middleware stopped the action: the reducer did not run.
   @inlinable package static var stopped: EntryFlags { EntryFlags(rawValue: 1) }
+  /// The entry's wall time is not the origin's plus its time: it is in ``JournalContent/wallTimes``.
+  @inlinable package static var wallTimeApart: EntryFlags { EntryFlags(rawValue: 2) }
 }
 
 extension EntryRecord: Sendable where Action: Sendable {}

@@ -14,6 +14,11 @@ package struct JournalContent<State: Sendable, Action: Sendable>: Sendable {
   @usableFromInline package var checkpoints = CheckpointList<State>()
   @usableFromInline package var strings = StringTable()
   @usableFromInline package var idLists = IDListTable()
+  @usableFromInline package var sites = SiteTable()
+  /// The wall times, in nanoseconds since the origin wall time, of the entries flagged
+  /// ``EntryFlags/wallTimeApart`` (imported ones whose wall time is not the origin's plus their
+  /// time), by entry index.
+  @usableFromInline package var wallTimes: [Int: Int64] = [:]
   /// The heap bytes the entries' actions carry, for the byte cap.
   @usableFromInline package var actionBytes = ActionBytes()
   /// The errors of failed effects, by effect serial: exports write each under their own policy.
@@ -57,10 +62,12 @@ package struct JournalContent<State: Sendable, Action: Sendable>: Sendable {
   package func entry(at index: Int) -> JournalEntry<Action> {
     let record = entries[index]
     let unknown = EntryRecord<Action>.unknownDuration
+    let sites = self.sites.pair(for: record.site)
     return JournalEntry(
       index: index,
       sequence: record.sequence,
-      wallTime: Date(timeIntervalSince1970: (Double(originWallNanos) + Double(record.wallTime)) / 1e9),
+      wallTime: Date(
+        timeIntervalSince1970: (Double(originWallNanos) + Double(wallNanos(of: record, at: index))) / 1e9),
       time: .nanoseconds(record.time),
       context: strings.string(for: record.context),
       cause: cause(
@@ -70,8 +77,28 @@ package struct JournalContent<State: Sendable, Action: Sendable>: Sendable {
       chainDuration: .nanoseconds(Int64(record.chainNanos)),
       reducerDuration: record.reducerNanos == unknown ? nil : .nanoseconds(Int64(record.reducerNanos)),
       reducerOffset: record.reducerOffsetNanos == unknown
-        ? nil : .nanoseconds(Int64(record.reducerOffsetNanos))
+        ? nil : .nanoseconds(Int64(record.reducerOffsetNanos)),
+      site: sites?.site,
+      effectSite: sites?.effectSite
     )
+  }
+
+  /// The wall time of `record`, the entry at `index`, in nanoseconds since the origin wall time.
+  @inlinable
+  package func wallNanos(of record: EntryRecord<Action>, at index: Int) -> Int64 {
+    record.flags.contains(.wallTimeApart) ? wallTimes[index] ?? record.time : record.time
+  }
+
+  /// Appends an entry read from a file, whose wall time (nanoseconds since the origin wall time)
+  /// may not be the origin's plus its time.
+  @usableFromInline
+  package mutating func appendImported(_ record: EntryRecord<Action>, wallTime: Int64) {
+    var record = record
+    if wallTime != record.time {
+      record.flags.insert(.wallTimeApart)
+      wallTimes[entries.endIndex] = wallTime
+    }
+    entries.append(record)
   }
 
   package func event(at index: Int) -> JournalEffectEvent {

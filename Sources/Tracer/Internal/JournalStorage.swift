@@ -167,6 +167,7 @@ extension JournalStorage {
     }
     committedCount += index - content.entries.startIndex
     content.entries.removeFirst(releasing: index)
+    if !content.wallTimes.isEmpty { content.wallTimes = content.wallTimes.filter { $0.key >= index } }
     content.actionBytes.removeAll(before: index)
     var firstEvent = content.events.startIndex
     while firstEvent < content.events.endIndex, content.events[firstEvent].position < Int64(index) {

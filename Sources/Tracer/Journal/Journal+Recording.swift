@@ -15,11 +15,13 @@ extension Journal {
   ///   - cause: Its cause.
   ///   - before: The store's state before the action, when ``wantsCheckpoint`` was set.
   ///   - reading: What the probe saw, when there is a probe.
+  ///   - site: Where the action was sent.
+  ///   - effectSite: Where the effect that sent it was created.
   @inlinable
   func record(
     _ action: Action, sequence: UInt64, label: String?, cause: Cause, start: Int64, end: Int64,
     before: State?,
-    reading: ProbeReading<Action>?
+    reading: ProbeReading<Action>?, site: CallSite? = nil, effectSite: CallSite? = nil
   ) {
     let maxEntries = configuration.maxEntries
     let maxBytes = configuration.maxBytes
@@ -51,7 +53,6 @@ extension Journal {
       var record = EntryRecord<Action>(
         sequence: sequence,
         time: time,
-        wallTime: time,
         parent: cause.parent ?? 0,
         effect: cause.effect ?? 0,
         chainNanos: EntryRecord<Action>.duration(end &- start),
@@ -59,6 +60,7 @@ extension Journal {
         reducerOffsetNanos: unknown,
         context: storage.content.strings.code(for: label, at: index),
         causeLabel: storage.content.strings.code(for: cause.label, at: index),
+        site: storage.content.sites.code(for: site, effectSite: effectSite),
         causeKind: cause.kind.code,
         flags: [],
         action: action
@@ -139,7 +141,7 @@ extension Journal {
   /// lock the entry was recorded under: the entry ``JournalSnapshot`` reads back, without taking
   /// the lock again or reading the entry back from the journal's storage.
   ///
-  /// Inlinable, as ``record(_:sequence:label:cause:start:end:before:reading:)`` is: specialized in
+  /// Inlinable, as ``record(_:sequence:label:cause:start:end:before:reading:site:effectSite:)`` is: specialized in
   /// the client, building the entry and walking the sinks pay no generic metadata look-ups (they
   /// were most of a background sink's cost on the sending thread). Not inlined into `record`:
   /// there it slowed the tracer without sinks.

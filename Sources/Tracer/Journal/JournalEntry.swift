@@ -50,13 +50,22 @@ public struct JournalEntry<Action: Sendable>: Sendable {
   public let reducerDuration: Duration?
   /// The time from ``time`` to the start of the reducer; `nil` without a probe.
   public let reducerOffset: Duration?
+  /// Where in the source the action was sent (``/ChronicleStore/ActionMetadata/site``); `nil`
+  /// when the store did not capture call sites or the file it was read from has none.
+  public let site: RecordedCallSite?
+  /// Where the effect, thunk or timer that sent the action was created
+  /// (``/ChronicleStore/ActionMetadata/effectSite``); `nil` for the user's actions.
+  public let effectSite: RecordedCallSite?
 
   /// Creates an entry, for journals built by hand and for tests.
   public init(
     index: Int, sequence: UInt64, wallTime: Date, time: Duration, context: String?, cause: Cause,
     action: Action, outcome: Outcome = .reduced, chainDuration: Duration = .zero,
-    reducerDuration: Duration? = nil, reducerOffset: Duration? = nil
+    reducerDuration: Duration? = nil, reducerOffset: Duration? = nil, site: RecordedCallSite? = nil,
+    effectSite: RecordedCallSite? = nil
   ) {
+    self.site = site
+    self.effectSite = effectSite
     self.index = index
     self.sequence = sequence
     self.wallTime = wallTime
