@@ -129,6 +129,34 @@ private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8
     #expect(try LiveProtocol.parse(Array(#"{"ack":{"n":40}}"#.utf8)) == .ack(40))
   }
 
+  @Test func aWelcomeThatChoosesDeflateSaysSo() throws {
+    #expect(
+      try LiveProtocol.parse(
+        Array(
+          #"{"welcome":{"protocol":"chronicle.live","version":1,"session":"S1","resumeAfter":0,"compress":"deflate"}}"#
+            .utf8))
+        == .welcome(session: "S1", resumeAfter: 0, compression: "deflate"))
+  }
+
+  @Test func aWelcomeThatChoosesACompressionNotOfferedIsRefused() {
+    #expect(
+      throws: LiveProtocolError.malformed(
+        .invalidValue(entry: nil, field: "welcome.compress", reason: "a compression the hello did not offer"))
+    ) {
+      try LiveProtocol.parse(
+        Array(
+          #"{"welcome":{"protocol":"chronicle.live","version":1,"session":"S","resumeAfter":0,"compress":"zstd"}}"#
+            .utf8))
+    }
+  }
+
+  @Test func aHelloThatOffersCompressionListsIt() {
+    let hello = LiveProtocol.hello(
+      instance: .init(id: "I1", name: "Tally", host: "h", pid: 42, store: "main"), meta: "{}", allows: [],
+      next: 1, compress: [LiveProtocol.deflate])
+    #expect(text(hello).hasSuffix(#""allows":[],"next":1,"compress":["deflate"]}}"# + "\n"))
+  }
+
   @Test func aLineThatIsNotJSONNamesItsOffset() {
     #expect(
       throws: LiveProtocolError.malformed(

@@ -205,7 +205,7 @@ struct App {
   init(
     inspector: Inspector?,
     journal configuration: Journal<Counter.State, Counter.Action>.Configuration = .init(),
-    limits: JournalLiveStream<Counter.State, Counter.Action>.Limits = .init()
+    limits: JournalLiveStream<Counter.State, Counter.Action>.Limits = .init(), compresses: Bool = true
   ) {
     journal = Journal(reducer: Counter(), configuration: configuration)
     store = Store(initialState: Counter.State(), reducer: Counter(), middleware: [.tracer(journal)])
@@ -216,7 +216,8 @@ struct App {
     let connected = DispatchSemaphore(value: 0)
     link = Link(
       configuration: .init(
-        url: inspector.url, token: Inspector.token, name: "live-link-benchmark", limits: limits),
+        url: inspector.url, token: Inspector.token, name: "live-link-benchmark", limits: limits,
+        compresses: compresses),
       journal: journal, store: store,
       onEvent: { event in
         if case .connected = event { connected.signal() }
@@ -298,57 +299,62 @@ func latency(_ inspector: Inspector, samples: Int, seconds: Double, rate: Double
   let count = Int(seconds * rate)
   say("latency: \(samples) samples × \(count) actions at \(Int(rate))/s; send → acknowledged, ms")
   for sample in 1...samples {
-    let app = App(inspector: inspector)
-    guard let link = app.link else { return }
-    let stamps = Stamps(count: count)
-    // Lines are numbered from 1: entry k's entry line is 2k - 1, its state line 2k (no effects,
-    // no gaps: checked below).
-    let poller = Thread {
-      var stamped = 0
-      while !stamps.done.load(ordering: .acquiring) {
-        let complete = min(link.acknowledged / 2, stamps.sentCount.load(ordering: .acquiring))
-        if complete > stamped {
-          let now = monotonic()
-          for index in stamped..<complete { stamps.acknowledged[index] = now }
-          stamped = complete
+    for compresses in [true, false] {
+      let app = App(inspector: inspector, compresses: compresses)
+      guard let link = app.link else { return }
+      let stamps = Stamps(count: count)
+      // Lines are numbered from 1: entry k's entry line is 2k - 1, its state line 2k (no effects,
+      // no gaps: checked below).
+      let poller = Thread {
+        var stamped = 0
+        while !stamps.done.load(ordering: .acquiring) {
+          let complete = min(link.acknowledged / 2, stamps.sentCount.load(ordering: .acquiring))
+          if complete > stamped {
+            let now = monotonic()
+            for index in stamped..<complete { stamps.acknowledged[index] = now }
+            stamped = complete
+          }
+          usleep(100)
         }
-        usleep(100)
       }
+      poller.start()
+      let wrote0 = bytesWritten()
+      let inspector0 = inspector.cpu
+      let process0 = processCPU()
+      let start = monotonic()
+      for index in 0..<count {
+        let due = start + UInt64(Double(index) / rate * 1e9)
+        let now = monotonic()
+        if due > now { usleep(UInt32((due - now) / 1_000)) }
+        stamps.sent[index] = monotonic()
+        app.store.send(.increment)
+        stamps.sentCount.store(index + 1, ordering: .releasing)
+      }
+      app.waitUntilAcknowledged()
+      let appCPU = processCPU() - process0
+      let inspectorCPU = inspector.cpu - inspector0
+      usleep(2_000)
+      stamps.done.store(true, ordering: .releasing)
+      while !poller.isFinished { usleep(1_000) }
+      let wrote = bytesWritten() - wrote0
+      let statistics = link.stream.statistics
+      link.close()
+      guard statistics.lastNumber == 2 * count, statistics.droppedLines == 0 else {
+        fail("unexpected numbering: \(statistics)")
+      }
+      let latencies = (0..<count).map { Double(stamps.acknowledged[$0] - stamps.sent[$0]) / 1e6 }.sorted()
+      let ndjson = inspector.ndjsonBytes(link.instance.id)
+      say(
+        "  sample \(sample) \(compresses ? "deflate" : "text   "): p50 \(format(latencies[count / 2], 3))"
+          + " p90 \(format(percentile(latencies, 0.9), 3))"
+          + " p99 \(format(percentile(latencies, 0.99), 3)) max \(format(latencies[count - 1], 3))"
+          + "  app CPU \(format(Double(appCPU) / 1e9)) s"
+          + " inspector CPU \(format(Double(inspectorCPU) / 1e9)) s"
+          + "  wire \(format(Double(wrote) / Double(count), 1)) B/entry"
+          + " NDJSON \(format(Double(ndjson.bytes) / Double(max(1, ndjson.lines)), 1)) B/entry (\(ndjson.lines) lines)"
+          + breakdown(inspector, link.instance.id, entries: count)
+          + "  load \(loadAverage())")
     }
-    poller.start()
-    let wrote0 = bytesWritten()
-    let inspector0 = inspector.cpu
-    let process0 = processCPU()
-    let start = monotonic()
-    for index in 0..<count {
-      let due = start + UInt64(Double(index) / rate * 1e9)
-      let now = monotonic()
-      if due > now { usleep(UInt32((due - now) / 1_000)) }
-      stamps.sent[index] = monotonic()
-      app.store.send(.increment)
-      stamps.sentCount.store(index + 1, ordering: .releasing)
-    }
-    app.waitUntilAcknowledged()
-    usleep(2_000)
-    stamps.done.store(true, ordering: .releasing)
-    while !poller.isFinished { usleep(1_000) }
-    let wrote = bytesWritten() - wrote0
-    let statistics = link.stream.statistics
-    link.close()
-    guard statistics.lastNumber == 2 * count, statistics.droppedLines == 0 else {
-      fail("unexpected numbering: \(statistics)")
-    }
-    let latencies = (0..<count).map { Double(stamps.acknowledged[$0] - stamps.sent[$0]) / 1e6 }.sorted()
-    let ndjson = inspector.ndjsonBytes(link.instance.id)
-    say(
-      "  sample \(sample): p50 \(format(latencies[count / 2], 3)) p90 \(format(percentile(latencies, 0.9), 3))"
-        + " p99 \(format(percentile(latencies, 0.99), 3)) max \(format(latencies[count - 1], 3))"
-        + "  app CPU \(format(Double(processCPU() - process0) / 1e9)) s"
-        + " inspector CPU \(format(Double(inspector.cpu - inspector0) / 1e9)) s"
-        + "  wire \(format(Double(wrote) / Double(count), 1)) B/entry"
-        + " NDJSON \(format(Double(ndjson.bytes) / Double(max(1, ndjson.lines)), 1)) B/entry (\(ndjson.lines) lines)"
-        + breakdown(inspector, link.instance.id, entries: count)
-        + "  load \(loadAverage())")
   }
 }
 
@@ -365,44 +371,50 @@ func throughput(_ inspector: Inspector, samples: Int, actions: Int, big: Bool, r
   let pace = rate > 0 ? "at \(Int(rate))/s" : "as fast as send goes"
   say("throughput: \(samples) samples × \(actions) actions \(pace), limits \(big ? "big" : "default")")
   for sample in 1...samples {
-    let app =
-      big
-      ? App(
-        inspector: inspector, journal: .init(maxEntries: actions + 1, maxBytes: nil),
-        limits: .init(maxEntries: actions + 1, maxBytes: 1 << 30))
-      : App(inspector: inspector)
-    guard let link = app.link else { return }
-    let wrote0 = bytesWritten()
-    let inspector0 = inspector.cpu
-    let process0 = processCPU()
-    let start = monotonic()
-    for index in 0..<actions {
-      if rate > 0 {
-        // Paced: sleeps whenever more than half a millisecond ahead.
-        let due = start + UInt64(Double(index) / rate * 1e9)
-        let now = monotonic()
-        if due > now + 500_000 { usleep(UInt32((due - now) / 1_000)) }
+    for compresses in [true, false] {
+      let app =
+        big
+        ? App(
+          inspector: inspector, journal: .init(maxEntries: actions + 1, maxBytes: nil),
+          limits: .init(maxEntries: actions + 1, maxBytes: 1 << 30), compresses: compresses)
+        : App(inspector: inspector, compresses: compresses)
+      guard let link = app.link else { return }
+      let wrote0 = bytesWritten()
+      let inspector0 = inspector.cpu
+      let process0 = processCPU()
+      let start = monotonic()
+      for index in 0..<actions {
+        if rate > 0 {
+          // Paced: sleeps whenever more than half a millisecond ahead.
+          let due = start + UInt64(Double(index) / rate * 1e9)
+          let now = monotonic()
+          if due > now + 500_000 { usleep(UInt32((due - now) / 1_000)) }
+        }
+        app.store.send(.increment)
       }
-      app.store.send(.increment)
+      let sent = monotonic() - start
+      app.waitUntilAcknowledged()
+      let elapsed = monotonic() - start
+      // CPU up to the last acknowledgement, before the files are read for the figures below.
+      let appCPU = processCPU() - process0
+      let inspectorCPU = inspector.cpu - inspector0
+      let wrote = bytesWritten() - wrote0
+      let statistics = link.stream.statistics
+      link.close()
+      let ndjson = inspector.ndjsonBytes(link.instance.id)
+      let delivered = actions - statistics.droppedEntries
+      say(
+        "  sample \(sample) \(compresses ? "deflate" : "text   "):"
+          + " \(format(Double(delivered) / (Double(elapsed) / 1e9), 0)) entries/s"
+          + " (\(delivered) delivered, \(statistics.droppedEntries) entries dropped; sends took"
+          + " \(format(Double(sent) / 1e9, 3)) s, last acknowledged after \(format(Double(elapsed) / 1e9, 3)) s)"
+          + "  app CPU \(format(Double(appCPU) / 1e9)) s"
+          + " inspector CPU \(format(Double(inspectorCPU) / 1e9)) s"
+          + "  wire \(format(Double(wrote) / Double(max(1, delivered)), 1)) B/entry"
+          + " NDJSON \(format(Double(ndjson.bytes) / Double(max(1, ndjson.lines)), 1)) B/entry"
+          + breakdown(inspector, link.instance.id, entries: delivered)
+          + "  load \(loadAverage())")
     }
-    let sent = monotonic() - start
-    app.waitUntilAcknowledged()
-    let elapsed = monotonic() - start
-    let wrote = bytesWritten() - wrote0
-    let statistics = link.stream.statistics
-    link.close()
-    let ndjson = inspector.ndjsonBytes(link.instance.id)
-    let delivered = actions - statistics.droppedEntries
-    say(
-      "  sample \(sample): \(format(Double(delivered) / (Double(elapsed) / 1e9), 0)) entries/s"
-        + " (\(delivered) delivered, \(statistics.droppedEntries) entries dropped; sends took"
-        + " \(format(Double(sent) / 1e9, 3)) s, last acknowledged after \(format(Double(elapsed) / 1e9, 3)) s)"
-        + "  app CPU \(format(Double(processCPU() - process0) / 1e9)) s"
-        + " inspector CPU \(format(Double(inspector.cpu - inspector0) / 1e9)) s"
-        + "  wire \(format(Double(wrote) / Double(max(1, delivered)), 1)) B/entry"
-        + " NDJSON \(format(Double(ndjson.bytes) / Double(max(1, ndjson.lines)), 1)) B/entry"
-        + breakdown(inspector, link.instance.id, entries: delivered)
-        + "  load \(loadAverage())")
   }
 }
 

@@ -52,6 +52,8 @@ final class InspectorHub: @unchecked Sendable {
     /// Commands relayed to the app and not answered: the inspector's id → the page and its id.
     var pending: [Int: (page: Int, id: Int)] = [:]
     var closing = false
+    /// The welcome chose `deflate`: the app's later messages are binary, raw DEFLATE.
+    var deflated = false
     init(channel: Channel) { self.channel = channel }
   }
 
@@ -64,8 +66,19 @@ final class InspectorHub: @unchecked Sendable {
     /// page's event loop, where taking the hub's lock could wait on a thread holding it.
     let pendingBytes = PendingBytes()
     var closing = false
+    /// Counts the page's subscriptions: a reading of past lines for an earlier one stops.
+    var subscription = 0
+    /// Past lines are being read for the page (off the lock): live lines wait in ``queued``
+    /// meanwhile, so that the page gets them after the past ones, none missed or sent twice.
+    var catchingUp = false
+    var queued: [String] = []
+    var queuedBytes = 0
     init(channel: Channel) { self.channel = channel }
   }
+
+  /// Reads sessions' past lines for pages, off the lock and off the event loops.
+  private static let pastReading = DispatchQueue(
+    label: "chronicle.inspector.past-lines", attributes: .concurrent)
 
   final class PendingBytes: Sendable {
     let value = Atomic<Int>(0)
@@ -196,6 +209,12 @@ final class InspectorHub: @unchecked Sendable {
     }
   }
 
+  /// Whether connection `id` is an app whose welcome chose `deflate`, so that its binary
+  /// messages are its text compressed.
+  func deflated(_ id: Int) -> Bool {
+    lock.withLock { apps[id]?.deflated ?? false }
+  }
+
   /// Marks a connection as closing: nothing more is sent to it, nothing more it sends is read.
   func closing(_ id: Int) {
     lock.withLock {
@@ -231,11 +250,20 @@ final class InspectorHub: @unchecked Sendable {
     // Lines the inspector already has (numbered up to `session.last`) are not stored twice.
     let first = app.next
     app.next += UInt64(numbered.count)
-    let fresh =
+    var fresh =
       first > session.last
       ? numbered : Array(numbered.dropFirst(Int(min(session.last + 1 - first, UInt64(numbered.count)))))
     if !fresh.isEmpty {
-      let start = session.last + 1
+      var start = max(first, session.last + 1)
+      if start > session.last + 1, fresh.first?.kind != "gap" {
+        // A hole the app did not announce (its hello's `next` was past what is stored, and its
+        // first line is not the gap that would say what was lost): recorded here, numbered just
+        // before the app's first line, so that the page and the stored session show it.
+        let dropped = start - 1 - session.last
+        let text = #"{"gap":{"dropped":"# + String(dropped) + #","entries":null}}"#
+        fresh.insert(LiveLine(kind: "gap", body: [String: Any](), text: Substring(text)), at: 0)
+        start -= 1
+      }
       do {
         try session.append(fresh, first: start)
       } catch {
@@ -272,13 +300,6 @@ final class InspectorHub: @unchecked Sendable {
       stateType: state?["type"] as? String ?? "?", actionType: action?["type"] as? String ?? "?",
       allows: (body["allows"] as? [String] ?? []).filter { Self.commandNames.contains($0) },
       metaJSON: JSONText.encode(meta))
-    // The stream goes on after what the inspector has: a connection whose first line would
-    // leave a hole is refused, before anything is made for it (the app sends a gap line for what
-    // it no longer holds).
-    let stored = sessions[instanceID]?.last ?? 0
-    guard UInt64(next) <= stored + 1 else {
-      throw .shape(1, "hello.next \(next) leaves a hole after \(stored)")
-    }
     let session: InspectorSession
     if let known = sessions[instanceID] {
       session = known
@@ -301,9 +322,11 @@ final class InspectorHub: @unchecked Sendable {
     }
     app.instance = instanceID
     app.next = UInt64(next)
+    app.deflated = (body["compress"] as? [Any])?.contains { $0 as? String == "deflate" } ?? false
     send(
       #"{"welcome":{"protocol":"chronicle.live","version":1,"session":"# + JSONText.string(instanceID)
-        + #","resumeAfter":"# + String(session.last) + "}}\n", toApp: app)
+        + #","resumeAfter":"# + String(session.last) + (app.deflated ? #","compress":"deflate""# : "")
+        + "}}\n", toApp: app)
     broadcastInstances()
   }
 
@@ -364,26 +387,82 @@ final class InspectorHub: @unchecked Sendable {
   private func subscribe(_ page: PageConnection, id: Int, to instance: String, from: UInt64) {
     page.instance = instance
     page.next = from
+    page.subscription += 1
+    page.catchingUp = false
+    page.queued = []
+    page.queuedBytes = 0
     guard let session = sessions[instance] else { return }
-    // Past lines from the file, then the live ones as they come: under the lock, so none is
-    // missed or sent twice in between. The past lines are not held to the page's cap (they are
-    // as many as the session holds, sent at once); the live ones are.
-    let stored = session.storedLines(from: from)
-    var batch: [Substring] = []
-    var batchBytes = 0
-    var batchFirst = from
-    for (number, line) in stored {
-      if batch.isEmpty { batchFirst = number }
-      batch.append(line)
-      batchBytes += line.utf8.count
-      if batchBytes > 1 << 20 {
-        send(linesLine(instance, first: batchFirst, batch), to: id, capped: false)
-        batch.removeAll(keepingCapacity: true)
-        batchBytes = 0
-      }
-    }
-    if !batch.isEmpty { send(linesLine(instance, first: batchFirst, batch), to: id, capped: false) }
     page.next = max(from, session.last + 1)
+    guard from <= session.last else { return }
+    // The past lines are read from `link.ndjson` up to its length now, on another thread, a
+    // batch at a time: a big session neither holds the lock nor an event loop, so other apps and
+    // pages go on meanwhile. The live lines from `session.last + 1` on wait for them.
+    page.catchingUp = true
+    let reading = PastReading(
+      page: page, id: id, subscription: page.subscription, instance: instance, from: from,
+      url: session.linkURL, length: session.linkLength)
+    Self.pastReading.async { [self] in sendPast(reading) }
+  }
+
+  private struct PastReading: @unchecked Sendable {
+    // `@unchecked Sendable`: `page` is read only with the hub's lock held.
+    let page: PageConnection
+    let id: Int
+    let subscription: Int
+    let instance: String
+    let from: UInt64
+    let url: URL
+    let length: Int
+  }
+
+  /// Sends a page the past lines of `reading` (called off the lock), each batch once the one
+  /// before is written, then the live lines that came meanwhile.
+  private func sendPast(_ reading: PastReading) {
+    let current = { [self] in
+      lock.withLock { reading.page.subscription == reading.subscription && !reading.page.closing }
+    }
+    let channel = reading.page.channel
+    var pending: EventLoopFuture<Void>?
+    func write(_ text: String) -> Bool {
+      // One batch in flight at a time: a page that reads slowly slows its own reading only.
+      if let pending, (try? pending.wait()) == nil { return false }
+      guard current() else { return false }
+      pending = channel.writeAndFlush(
+        WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(string: text)))
+      return true
+    }
+    var completed = InspectorSession.readLink(reading.url, length: reading.length) { lines in
+      var batch: [Substring] = []
+      var batchBytes = 0
+      var batchFirst: UInt64 = 0
+      for (number, line) in lines where number >= reading.from {
+        // A batch holds consecutive numbers: a hole the app announced starts a new one.
+        if !batch.isEmpty && (batchBytes > 1 << 20 || number != batchFirst + UInt64(batch.count)) {
+          guard write(linesLine(reading.instance, first: batchFirst, batch)) else { return false }
+          batch.removeAll(keepingCapacity: true)
+          batchBytes = 0
+        }
+        if batch.isEmpty { batchFirst = number }
+        batch.append(line)
+        batchBytes += line.utf8.count
+      }
+      return batch.isEmpty || write(linesLine(reading.instance, first: batchFirst, batch))
+    }
+    if completed, let pending { completed = (try? pending.wait()) != nil }
+    lock.withLock {
+      let page = reading.page
+      guard page.subscription == reading.subscription, !page.closing else { return }
+      page.catchingUp = false
+      let queued = page.queued
+      page.queued = []
+      page.queuedBytes = 0
+      guard completed else {
+        page.closing = true
+        close(page.channel, code: 1011, reason: "the session's past lines could not be read")
+        return
+      }
+      for text in queued { send(text, to: reading.id) }
+    }
   }
 
   private func command(_ body: [String: Any], instance: String, from pageID: Int) {
@@ -426,8 +505,18 @@ final class InspectorHub: @unchecked Sendable {
       // A page subscribed from further on skips what it did not ask for.
       guard page.next <= first + UInt64(lines.count) - 1 else { continue }
       let skip = page.next > first ? Int(page.next - first) : 0
-      send(linesLine(instance, first: first + UInt64(skip), lines.dropFirst(skip).map(\.text)), to: pageID)
+      let text = linesLine(instance, first: first + UInt64(skip), lines.dropFirst(skip).map(\.text))
       page.next = first + UInt64(lines.count)
+      if page.catchingUp {
+        page.queued.append(text)
+        page.queuedBytes += text.utf8.count
+        if page.queuedBytes > configuration.maxPendingPageBytes {
+          page.closing = true
+          close(page.channel, code: 1008, reason: "the page does not keep up")
+        }
+        continue
+      }
+      send(text, to: pageID)
     }
   }
 

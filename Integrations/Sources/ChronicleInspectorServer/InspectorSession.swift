@@ -78,6 +78,8 @@ final class InspectorSession {
   private(set) var last: UInt64 = 0
   /// The entry lines stored.
   private(set) var entries = 0
+  /// The bytes of `link.ndjson`: the complete lines stored.
+  private(set) var linkLength = 0
   private var link: FileHandle?
   private var journal: FileHandle?
 
@@ -121,22 +123,45 @@ final class InspectorSession {
     try? Data(info.json.utf8).write(to: folder.appendingPathComponent("instance.json"), options: .atomic)
   }
 
-  /// Stores numbered lines `first`, `first + 1`, … (`first` is `last + 1`).
+  /// Stores numbered lines `first`, `first + 1`, … (`first` is after `last`).
   func append(_ lines: [LiveLine], first: UInt64) throws {
-    var linkText = ""
-    var journalText = ""
+    // Each file's text is made in one buffer and written with one call: no string per line.
+    var linkBytes: [UInt8] = []
+    var journalBytes: [UInt8] = []
+    linkBytes.reserveCapacity(lines.reduce(0) { $0 + $1.text.utf8.count + 32 })
     var newEntries = 0
     for (offset, line) in lines.enumerated() {
-      linkText += #"{"n":"# + String(first + UInt64(offset)) + #","line":"# + line.text + "}\n"
+      linkBytes.append(contentsOf: #"{"n":"#.utf8)
+      Self.appendDecimal(first + UInt64(offset), to: &linkBytes)
+      linkBytes.append(contentsOf: #","line":"#.utf8)
+      Self.append(line.text, to: &linkBytes)
+      linkBytes.append(contentsOf: "}\n".utf8)
       if line.isJournalLine {
-        journalText += line.text + "\n"
+        if journalBytes.isEmpty { journalBytes.reserveCapacity(linkBytes.capacity) }
+        Self.append(line.text, to: &journalBytes)
+        journalBytes.append(UInt8(ascii: "\n"))
         if line.kind == "entry" { newEntries += 1 }
       }
     }
-    try handle(&link, linkURL).write(contentsOf: Data(linkText.utf8))
-    if !journalText.isEmpty { try handle(&journal, journalURL).write(contentsOf: Data(journalText.utf8)) }
+    try handle(&link, linkURL).write(contentsOf: linkBytes)
+    if !journalBytes.isEmpty { try handle(&journal, journalURL).write(contentsOf: journalBytes) }
     last = first + UInt64(lines.count) - 1
     entries += newEntries
+    linkLength += linkBytes.count
+  }
+
+  /// Appends the bytes of `text` with one copy (a line of a native string is contiguous; the
+  /// generic copy of its UTF-8 view goes byte by byte).
+  static func append(_ text: Substring, to bytes: inout [UInt8]) {
+    if text.utf8.withContiguousStorageIfAvailable({ bytes.append(contentsOf: $0) }) == nil {
+      bytes.append(contentsOf: text.utf8)
+    }
+  }
+
+  /// Appends `value` in decimal digits.
+  static func appendDecimal(_ value: UInt64, to bytes: inout [UInt8]) {
+    if value >= 10 { appendDecimal(value / 10, to: &bytes) }
+    bytes.append(UInt8(ascii: "0") + UInt8(value % 10))
   }
 
   private func handle(_ handle: inout FileHandle?, _ url: URL) throws -> FileHandle {
@@ -147,10 +172,29 @@ final class InspectorSession {
     return opened
   }
 
-  /// The numbered lines from `from` on, as `(number, line)` pairs read from `link.ndjson`.
-  func storedLines(from: UInt64) -> [(UInt64, Substring)] {
-    guard let data = try? Data(contentsOf: linkURL) else { return [] }
-    return Self.parseLink(String(decoding: data, as: UTF8.self)).lines.filter { $0.0 >= from }
+  /// Reads the first `length` bytes of the `link.ndjson` at `url` a chunk at a time, handing
+  /// `body` the complete lines of each chunk as `(number, line)` pairs; stops when `body` returns
+  /// false. Returns whether every chunk was read and handed over. Touches no session: a page's
+  /// past lines are read this way without the hub's lock.
+  static func readLink(
+    _ url: URL, length: Int, chunk: Int = 1 << 20, _ body: ([(UInt64, Substring)]) -> Bool
+  ) -> Bool {
+    guard let file = try? FileHandle(forReadingFrom: url) else { return false }
+    defer { try? file.close() }
+    var carried: [UInt8] = []
+    var read = 0
+    while read < length {
+      guard let data = try? file.read(upToCount: min(chunk, length - read)), !data.isEmpty else {
+        return false
+      }
+      read += data.count
+      carried += data
+      guard let end = carried.lastIndex(of: 0x0A) else { continue }
+      let text = String(decoding: carried[...end], as: UTF8.self)
+      carried.removeFirst(end + 1)
+      guard body(parseLink(text).lines) else { return false }
+    }
+    return true
   }
 
   /// Closes the files (a later append reopens them).
@@ -168,9 +212,10 @@ final class InspectorSession {
     var rest = Substring(text)
     let prefix = #"{"n":"#
     let middle = #","line":"#
-    while let end = rest.firstIndex(of: "\n") {
+    // Split on the newline byte (not on Characters, which walks grapheme clusters).
+    while let end = rest.utf8.firstIndex(of: UInt8(ascii: "\n")) {
       let line = rest[..<end]
-      rest = rest[rest.index(after: end)...]
+      rest = rest[rest.utf8.index(after: end)...]
       guard line.hasPrefix(prefix), line.hasSuffix("}"),
         let split = line.range(of: middle),
         let number = UInt64(line[line.index(line.startIndex, offsetBy: prefix.count)..<split.lowerBound])
@@ -192,6 +237,7 @@ final class InspectorSession {
       try file.close()
     }
     last = lines.last?.0 ?? 0
+    linkLength = length
     let journalLines = lines.map(\.1).filter { $0.hasPrefix(#"{"entry":"#) || $0.hasPrefix(#"{"effect":"#) }
     entries = journalLines.count { $0.hasPrefix(#"{"entry":"#) }
     // The journal is rewritten only when it differs from what the link holds: a crash between

@@ -3,17 +3,30 @@
 /// one JSON object of one member whose value is an object. Foundation's parser, which builds
 /// every value, stays for the few lines the inspector reads (hello, results, the page's lines).
 struct JSONSyntax {
-  private let bytes: [UInt8]
+  private let bytes: UnsafeBufferPointer<UInt8>
   private var index = 0
   /// How deep values may nest, as the formats' parsers allow.
   static let maxDepth = 512
 
-  private init(_ bytes: [UInt8]) { self.bytes = bytes }
+  private init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
   /// The member's name when `line` is `{"NAME":{…}}` (whitespace allowed between tokens) and
   /// valid JSON throughout; `nil` otherwise.
   static func singleObjectMember(_ line: Substring) -> Substring? {
-    var scanner = JSONSyntax(Array(line.utf8))
+    // Scanned in place: a line of a native string is contiguous, and is not copied.
+    let found =
+      line.utf8.withContiguousStorageIfAvailable(memberName)
+      ?? Array(line.utf8).withUnsafeBufferPointer(memberName)
+    guard let name = found else { return nil }
+    let utf8 = line.utf8
+    let start = utf8.index(utf8.startIndex, offsetBy: name.lowerBound)
+    let end = utf8.index(utf8.startIndex, offsetBy: name.upperBound)
+    return line[start..<end]
+  }
+
+  /// The byte offsets of the member's name, as ``singleObjectMember(_:)`` checks.
+  private static func memberName(_ bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+    var scanner = JSONSyntax(bytes)
     scanner.skipWhitespace()
     guard scanner.take(UInt8(ascii: "{")) else { return nil }
     scanner.skipWhitespace()
@@ -28,10 +41,7 @@ struct JSONSyntax {
     guard scanner.take(UInt8(ascii: "}")) else { return nil }
     scanner.skipWhitespace()
     guard scanner.index == scanner.bytes.count else { return nil }
-    let utf8 = line.utf8
-    let start = utf8.index(utf8.startIndex, offsetBy: nameStart)
-    let end = utf8.index(utf8.startIndex, offsetBy: nameEnd)
-    return line[start..<end]
+    return nameStart..<nameEnd
   }
 
   private var peek: UInt8? { index < bytes.count ? bytes[index] : nil }

@@ -1,3 +1,4 @@
+import CompressNIO
 import NIOCore
 import NIOWebSocket
 
@@ -11,6 +12,9 @@ final class LiveSocketHandler: ChannelInboundHandler {
   private let access: Access
   private var connection: Int?
   private var closing = false
+  /// The app's DEFLATE stream, once its welcome chose `deflate` (one per connection: a message
+  /// may refer to what the ones before held).
+  private var inflater: ZlibDecompressor?
 
   init(hub: InspectorHub, access: Access) {
     self.hub = hub
@@ -35,18 +39,28 @@ final class LiveSocketHandler: ChannelInboundHandler {
     guard !closing, let connection else { return }
     switch frame.opcode {
     case .text:
-      let bytes = frame.unmaskedData
-      guard let text = String(validating: bytes.readableBytesView, as: UTF8.self) else {
-        close(context, code: 1007, reason: "a message that is not UTF-8")
+      handle(frame.unmaskedData, context: context, connection: connection)
+    case .binary:
+      guard hub.deflated(connection) else {
+        close(context, code: 1003, reason: "text messages only")
         return
       }
       do throws(LiveLineError) {
-        try hub.received(text, from: connection)
+        if inflater == nil {
+          do {
+            inflater = try ZlibDecompressor(algorithm: .deflate)
+          } catch {
+            throw LiveLineError(code: 1011, reason: "the inspector could not inflate")
+          }
+        }
+        guard let inflater else { return }
+        let text = try Self.inflate(
+          frame.unmaskedData, with: inflater, limit: hub.configuration.maxMessageBytes,
+          allocator: context.channel.allocator)
+        handle(text, context: context, connection: connection)
       } catch {
         close(context, code: error.code, reason: error.reason)
       }
-    case .binary:
-      close(context, code: 1003, reason: "text messages only")
     case .ping:
       let pong = WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)
       context.writeAndFlush(wrapOutboundOut(pong), promise: nil)
@@ -63,6 +77,50 @@ final class LiveSocketHandler: ChannelInboundHandler {
     default:
       close(context, code: 1002, reason: "an unknown opcode")
     }
+  }
+
+  private func handle(_ bytes: ByteBuffer, context: ChannelHandlerContext, connection: Int) {
+    guard let text = String(validating: bytes.readableBytesView, as: UTF8.self) else {
+      close(context, code: 1007, reason: "a message that is not UTF-8")
+      return
+    }
+    do throws(LiveLineError) {
+      try hub.received(text, from: connection)
+    } catch {
+      close(context, code: error.code, reason: error.reason)
+    }
+  }
+
+  /// The text of a deflated message: inflated through the connection's stream into at most
+  /// `limit` bytes (a message that inflates past it is refused with 1009, as a text message
+  /// over the cap is; a stream that is not DEFLATE with 1007).
+  static func inflate(
+    _ message: ByteBuffer, with inflater: ZlibDecompressor, limit: Int, allocator: ByteBufferAllocator
+  ) throws(LiveLineError) -> ByteBuffer {
+    var input = message
+    var output = allocator.buffer(capacity: min(limit, max(1 << 12, 8 * input.readableBytes)))
+    while true {
+      do {
+        try inflater.inflate(from: &input, to: &output)
+        break
+      } catch let error as CompressNIOError where error == .bufferOverflow {
+        // The output is full (zlib may hold more even once the input is read): more room, up to
+        // the cap.
+        guard output.capacity < limit else {
+          throw LiveLineError(code: 1009, reason: "the message inflates past what the inspector accepts")
+        }
+        output.reserveCapacity(min(limit, 2 * output.capacity))
+      } catch let error as CompressNIOError where error == .inputBufferOverflow {
+        // Nothing more to inflate.
+        break
+      } catch {
+        throw LiveLineError(code: 1007, reason: "a binary message that is not DEFLATE")
+      }
+    }
+    guard output.readableBytes <= limit else {
+      throw LiveLineError(code: 1009, reason: "the message inflates past what the inspector accepts")
+    }
+    return output
   }
 
   func errorCaught(context: ChannelHandlerContext, error: Error) {

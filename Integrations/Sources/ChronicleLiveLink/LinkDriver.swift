@@ -1,5 +1,6 @@
 import ChronicleFormats
 import ChronicleTracer
+import CompressNIO
 import Dispatch
 import Foundation
 import NIOCore
@@ -40,6 +41,9 @@ final class LinkDriver<State: Sendable, Action: Sendable>: @unchecked Sendable {
   private var sentThrough = 0
   private var attempt = 0
   private var reconnect: Scheduled<Void>?
+  /// The connection's DEFLATE stream once the welcome chose `deflate`: every later message is
+  /// compressed through it, so each can refer to what the ones before held.
+  private var compressor: ZlibCompressor?
 
   init(
     configuration: Configuration, instance: LiveProtocol.Instance, stream: JournalLiveStream<State, Action>,
@@ -150,10 +154,12 @@ final class LinkDriver<State: Sendable, Action: Sendable>: @unchecked Sendable {
       return
     }
     self.channel = channel
+    compressor = nil
     let resume = stream.resume(after: resumeHint)
     phase = .awaitingWelcome(resume)
     let hello = LiveProtocol.hello(
-      instance: instance, meta: stream.metaJSON(), allows: commands.allows, next: resume.next)
+      instance: instance, meta: stream.metaJSON(), allows: commands.allows, next: resume.next,
+      compress: configuration.compresses ? [LiveProtocol.deflate] : [])
     write([hello], on: channel)
   }
 
@@ -166,6 +172,7 @@ final class LinkDriver<State: Sendable, Action: Sendable>: @unchecked Sendable {
   /// The connection ended (or never began): try again after the back-off.
   func disconnected(reason: String) {
     channel = nil
+    compressor = nil
     phase = .idle
     guard !closed else { return }
     onEvent?(.disconnected(reason: reason))
@@ -223,7 +230,7 @@ final class LinkDriver<State: Sendable, Action: Sendable>: @unchecked Sendable {
 
   private func handle(_ inbound: LiveProtocol.Inbound, on channel: any Channel) {
     switch inbound {
-    case .welcome(let session, let resumeAfter):
+    case .welcome(let session, let resumeAfter, let compression):
       guard case .awaitingWelcome(let resume) = phase else {
         sendClose(on: channel, code: .policyViolation, reason: "unexpected welcome")
         return
@@ -234,6 +241,18 @@ final class LinkDriver<State: Sendable, Action: Sendable>: @unchecked Sendable {
         attempt = 0
         sendClose(on: channel, code: .normalClosure, reason: "resuming after \(resumeAfter)")
         return
+      }
+      if compression == LiveProtocol.deflate {
+        guard configuration.compresses,
+          let made = try? ZlibCompressor(
+            algorithm: .deflate, configuration: ZlibConfiguration(compressionLevel: .fastestCompression))
+        else {
+          sendClose(on: channel, code: .policyViolation, reason: "a compression the hello did not offer")
+          return
+        }
+        // zlib's fastest level: the lines repeat each other's names and most values, which it
+        // finds; higher levels cost the event loop more CPU per entry for a few bytes less.
+        compressor = made
       }
       phase = .streaming
       attempt = 0
@@ -275,7 +294,8 @@ final class LinkDriver<State: Sendable, Action: Sendable>: @unchecked Sendable {
       guard let last = lines.last else { break }
       var buffer = channel.allocator.buffer(capacity: lines.reduce(0) { $0 + $1.bytes.count })
       for line in lines { buffer.writeBytes(line.bytes) }
-      channel.write(Self.frame(buffer), promise: nil)
+      guard let frame = frame(buffer, on: channel) else { return }
+      channel.write(frame, promise: nil)
       sentThrough = last.number
       wrote = true
     }
@@ -285,12 +305,26 @@ final class LinkDriver<State: Sendable, Action: Sendable>: @unchecked Sendable {
   private func write(_ lines: [[UInt8]], on channel: any Channel) {
     var buffer = channel.allocator.buffer(capacity: lines.reduce(0) { $0 + $1.count })
     for line in lines { buffer.writeBytes(line) }
-    channel.writeAndFlush(Self.frame(buffer), promise: nil)
+    guard let frame = frame(buffer, on: channel) else { return }
+    channel.writeAndFlush(frame, promise: nil)
   }
 
-  private static func frame(_ data: ByteBuffer) -> WebSocketFrame {
+  /// A message of `data`: text, or once `deflate` was chosen, binary through the connection's
+  /// DEFLATE stream; `nil` (and the connection closed) if compressing failed.
+  private func frame(_ data: ByteBuffer, on channel: any Channel) -> WebSocketFrame? {
     // A client masks every frame (RFC 6455, 5.3).
-    WebSocketFrame(fin: true, opcode: .text, maskKey: .random(), data: data)
+    guard let compressor else {
+      return WebSocketFrame(fin: true, opcode: .text, maskKey: .random(), data: data)
+    }
+    var input = data
+    var output = channel.allocator.buffer(capacity: compressor.maxSize(from: input))
+    do {
+      try compressor.deflate(from: &input, to: &output, flush: .sync)
+    } catch {
+      sendClose(on: channel, code: .unexpectedServerError, reason: "compressing failed: \(error)")
+      return nil
+    }
+    return WebSocketFrame(fin: true, opcode: .binary, maskKey: .random(), data: output)
   }
 
   /// Sends a close frame with `code` and `reason`, then closes the channel.

@@ -67,6 +67,10 @@ public final class LiveLink<State: Sendable, Action: Sendable>: Sendable {
     /// A number in 0...1 drawn for each delay, which scales it into its upper half (the delay
     /// times `0.5 + 0.5 × jitter()`), so that many apps do not reconnect in step.
     public var jitter: @Sendable () -> Double
+    /// Whether the link offers to compress its messages (`deflate`, docs/formats/live-link.md):
+    /// when the inspector accepts, every message after its welcome is raw DEFLATE, which takes
+    /// an entry's bytes on the wire below its NDJSON line. Default `true`.
+    public var compresses: Bool
 
     /// Creates a configuration.
     public init(
@@ -75,7 +79,7 @@ public final class LiveLink<State: Sendable, Action: Sendable>: Sendable {
       redaction: Redaction = .default, maxMessageBytes: Int = 1 << 20,
       maxIncomingMessageBytes: Int = 16 << 20,
       reconnectDelay: Duration = .milliseconds(100), maxReconnectDelay: Duration = .seconds(5),
-      jitter: @escaping @Sendable () -> Double = { Double.random(in: 0...1) }
+      jitter: @escaping @Sendable () -> Double = { Double.random(in: 0...1) }, compresses: Bool = true
     ) {
       self.url = url
       self.token = token
@@ -89,6 +93,7 @@ public final class LiveLink<State: Sendable, Action: Sendable>: Sendable {
       self.reconnectDelay = reconnectDelay
       self.maxReconnectDelay = maxReconnectDelay
       self.jitter = jitter
+      self.compresses = compresses
     }
   }
 

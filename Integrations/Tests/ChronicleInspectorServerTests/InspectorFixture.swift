@@ -30,11 +30,15 @@ struct InspectorFixture {
 
   func removeData() { try? FileManager.default.removeItem(at: data) }
 
-  static func hello(_ instance: String, next: Int = 1, allows: [String] = ["jump", "dispatch"]) -> String {
+  static func hello(
+    _ instance: String, next: Int = 1, allows: [String] = ["jump", "dispatch"], compress: [String] = []
+  ) -> String {
+    let offered =
+      compress.isEmpty ? "" : #","compress":["# + compress.map { "\"\($0)\"" }.joined(separator: ",") + "]"
     let allowed = allows.map { "\"\($0)\"" }.joined(separator: ",")
     return #"{"hello":{"protocol":"chronicle.live","version":1,"instance":{"id":""# + instance
       + #"","name":"Counter","host":"test-host","pid":42,"store":"main"},"meta":{"state":{"type":"Counter.State","encodable":true},"action":{"type":"Counter.Action","encodable":true},"origin":{"wallTime":1795325325792032000,"iso8601":"2026-11-22T05:28:45.792Z"},"checkpointInterval":256},"allows":["#
-      + allowed + #"],"next":"# + String(next) + "}}\n"
+      + allowed + #"],"next":"# + String(next) + offered + "}}\n"
   }
 
   /// The entry line of index `index` (sequence `index + 1`), with the checkpoint the first has.
@@ -81,6 +85,17 @@ struct InspectorFixture {
     while true {
       let ack = try await socket.line("ack")
       if ack["n"] as? Int == n { return }
+    }
+  }
+
+  /// The lines stored in the instance's `link.ndjson`, without their numbers.
+  func storedLines(_ instance: String) -> [String] {
+    let text =
+      (try? String(
+        contentsOf: data.appendingPathComponent(instance).appendingPathComponent("link.ndjson"),
+        encoding: .utf8)) ?? ""
+    return text.split(separator: "\n").compactMap { line in
+      line.range(of: #","line":"#).map { String(line[$0.upperBound...].dropLast()) }
     }
   }
 

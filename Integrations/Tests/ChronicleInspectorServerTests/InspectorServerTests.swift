@@ -1,5 +1,6 @@
 import ChronicleFormats
 import ChronicleInspectorServer
+import CompressNIO
 import Foundation
 import NIOCore
 import NIOWebSocket
@@ -264,19 +265,33 @@ struct InspectorSessionTests {
     try await inspector.stop()
   }
 
-  @Test func aHelloThatWouldLeaveAHoleIsRefused() async throws {
+  @Test func aHelloPastWhatIsStoredIsWelcomedAndTheAppsGapStoredUnderItsNumber() async throws {
     let inspector = try await InspectorFixture.start()
     defer { inspector.removeData() }
-    guard
-      case .upgraded(let app) = try await LiveSocket.open(
-        port: inspector.port, path: "/live/app",
-        headers: [("Authorization", "Bearer \(InspectorFixture.token)")])
-    else { throw LiveSocket.Timeout() }
-    try await app.send(InspectorFixture.hello("holey", next: 5))
-    let close = try await app.closeCode()
-    #expect(close?.0 == 1008)
-    #expect(close?.1 == "line 1: hello.next 5 leaves a hole after 0")
-    #expect(inspector.server.instances == [])
+    // As an app whose inspector lost its data folder: it no longer holds lines 1 to 4, and says so.
+    let (app, resumeAfter) = try await inspector.app("wiped", next: 5)
+    #expect(resumeAfter == 0)
+    let gap = #"{"gap":{"dropped":5,"entries":2}}"#
+    try await app.send(gap + "\n" + InspectorFixture.entries(0..<2))
+    try await InspectorFixture.waitForAck(app, 7)
+    #expect(inspector.storedNumbers("wiped") == [5, 6, 7])
+    #expect(inspector.storedLines("wiped").first == gap)
+    try await inspector.stop()
+  }
+
+  @Test func aHoleTheAppDidNotAnnounceIsStoredAsAGapOfTheInspectors() async throws {
+    let inspector = try await InspectorFixture.start()
+    defer { inspector.removeData() }
+    let (app, resumeAfter) = try await inspector.app("holey", next: 5)
+    #expect(resumeAfter == 0)
+    try await app.send(InspectorFixture.entries(0..<2))
+    try await InspectorFixture.waitForAck(app, 6)
+    #expect(inspector.storedNumbers("holey") == [4, 5, 6])
+    #expect(
+      inspector.storedLines("holey")
+        == [#"{"gap":{"dropped":4,"entries":null}}"#, InspectorFixture.entry(0), InspectorFixture.entry(1)])
+    let journal = try JournalFile(contentsOf: inspector.data.appendingPathComponent("holey/journal.ndjson"))
+    #expect(journal.entries.map(\.sequence) == [1, 2])
     try await inspector.stop()
   }
 
@@ -381,6 +396,40 @@ struct InspectorSessionTests {
     try await inspector.stop()
   }
 
+  @Test func aPageSubscribingToABigSessionDoesNotStallOtherApps() async throws {
+    let inspector = try await InspectorFixture.start()
+    defer { inspector.removeData() }
+    // 60,000 entry lines (about 20 MB in link.ndjson), sent 5,000 at a time.
+    let count = 60_000
+    let (app, _) = try await inspector.app("big")
+    for batch in 0..<(count / 5_000) {
+      try await app.send(InspectorFixture.entries((batch * 5_000)..<((batch + 1) * 5_000)))
+    }
+    try await InspectorFixture.waitForAck(app, count)
+    // A page that subscribes to the whole session, then reads nothing for a while.
+    let page = try await inspector.page()
+    try await page.channel.setOption(ChannelOptions.autoRead, value: false).get()
+    try await page.send(#"{"subscribe":{"instance":"big","from":1}}"# + "\n")
+    let elapsed = try await ContinuousClock().measure {
+      let (other, _) = try await inspector.app("other")
+      try await other.send(InspectorFixture.entries(0..<1))
+      #expect(try await other.line("ack", within: 5)["n"] as? Int == 1)
+    }
+    // Past lines are read a batch at a time, and no further than the page takes them: the other
+    // app waits for none of it (5 s leaves room for a loaded machine).
+    #expect(elapsed < .seconds(5))
+    // The page then gets every past line, in order, once.
+    try await page.channel.setOption(ChannelOptions.autoRead, value: true).get()
+    var received = 0
+    while received < count {
+      let lines = try await page.line("lines", within: 30)
+      #expect(lines["from"] as? Int == received + 1)
+      received += (lines["lines"] as? [String])?.count ?? 0
+    }
+    #expect(received == count)
+    try await inspector.stop()
+  }
+
   @Test func aCommandIsRelayedToTheAppAndItsResultBackToThePage() async throws {
     let inspector = try await InspectorFixture.start()
     defer { inspector.removeData() }
@@ -409,6 +458,85 @@ struct InspectorSessionTests {
     try await page.send(#"{"command":{"instance":"gone","id":1,"name":"undo"}}"# + "\n")
     let result = try await page.line("result")
     #expect((result["error"] as? [String: Any])?["kind"] as? String == "unavailable")
+    try await inspector.stop()
+  }
+}
+
+@Suite("Inspector server: deflated messages")
+struct InspectorDeflateTests {
+  /// An app's socket after a hello that offered `compress`, and its welcome.
+  static func app(
+    _ inspector: InspectorFixture, _ instance: String, compress: [String]
+  ) async throws -> (LiveSocket, [String: Any]) {
+    guard
+      case .upgraded(let socket) = try await LiveSocket.open(
+        port: inspector.port, path: "/live/app",
+        headers: [("Authorization", "Bearer \(InspectorFixture.token)")])
+    else { throw LiveSocket.Timeout() }
+    try await socket.send(InspectorFixture.hello(instance, compress: compress))
+    return (socket, try await socket.line("welcome"))
+  }
+
+  /// `text` through `compressor` as a binary message, as the live link sends it.
+  static func deflated(_ text: String, _ compressor: ZlibCompressor) throws -> WebSocketFrame {
+    var input = ByteBuffer(string: text)
+    var output = ByteBuffer()
+    output.reserveCapacity(compressor.maxSize(from: input))
+    try compressor.deflate(from: &input, to: &output, flush: .sync)
+    return WebSocketFrame(fin: true, opcode: .binary, maskKey: .random(), data: output)
+  }
+
+  @Test func anAppThatOffersDeflateIsWelcomedWithItAndItsDeflatedMessagesAreStoredAsTheirText() async throws {
+    let inspector = try await InspectorFixture.start()
+    defer { inspector.removeData() }
+    let (app, welcome) = try await Self.app(inspector, "deflated", compress: ["deflate"])
+    #expect(welcome["compress"] as? String == "deflate")
+    // One stream for the connection: the second message refers back to the first.
+    let compressor = try ZlibCompressor(algorithm: .deflate)
+    try await app.send(frame: Self.deflated(InspectorFixture.entries(0..<3), compressor))
+    try await app.send(frame: Self.deflated(InspectorFixture.entries(3..<6), compressor))
+    try await InspectorFixture.waitForAck(app, 6)
+    #expect(inspector.storedLines("deflated") == (0..<6).map(InspectorFixture.entry))
+    try await inspector.stop()
+  }
+
+  @Test func anAppThatOffersNoCompressionIsWelcomedWithoutAndItsBinaryMessageClosesWith1003() async throws {
+    let inspector = try await InspectorFixture.start()
+    defer { inspector.removeData() }
+    let (app, welcome) = try await Self.app(inspector, "plain", compress: ["brotli"])
+    #expect(welcome["compress"] == nil)
+    try await app.send(
+      frame: Self.deflated(InspectorFixture.entries(0..<1), ZlibCompressor(algorithm: .deflate)))
+    let close = try await app.closeCode()
+    #expect(close?.0 == 1003)
+    #expect(inspector.storedNumbers("plain") == [])
+    try await inspector.stop()
+  }
+
+  @Test func aDeflatedMessageThatInflatesPastTheCapClosesWith1009AndNothingIsStored() async throws {
+    let inspector = try await InspectorFixture.start(maxMessageBytes: 8192)
+    defer { inspector.removeData() }
+    let (app, _) = try await Self.app(inspector, "bomb", compress: ["deflate"])
+    // 1 MiB of one line: a few kilobytes deflated, far past the 8 KiB cap inflated.
+    let line = #"{"entry":{"pad":""# + String(repeating: "a", count: 1 << 20) + "\"}}\n"
+    let frame = try Self.deflated(line, ZlibCompressor(algorithm: .deflate))
+    #expect(frame.data.readableBytes < 8192)
+    try await app.send(frame: frame)
+    let close = try await app.closeCode()
+    #expect(close?.0 == 1009)
+    #expect(inspector.storedNumbers("bomb") == [])
+    try await inspector.stop()
+  }
+
+  @Test func aBinaryMessageThatIsNotDeflateClosesWith1007() async throws {
+    let inspector = try await InspectorFixture.start()
+    defer { inspector.removeData() }
+    let (app, _) = try await Self.app(inspector, "garbled", compress: ["deflate"])
+    let garbage = ByteBuffer(bytes: [0xFF, 0xFF, 0xFF, 0xFF, 0x00, 0x13, 0x37, 0x42])
+    try await app.send(frame: WebSocketFrame(fin: true, opcode: .binary, maskKey: .random(), data: garbage))
+    let close = try await app.closeCode()
+    #expect(close?.0 == 1007)
+    #expect(close?.1 == "a binary message that is not DEFLATE")
     try await inspector.stop()
   }
 }

@@ -1,3 +1,4 @@
+import CompressNIO
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -31,6 +32,12 @@ final class FakeInspector: @unchecked Sendable {
   private(set) var gapEntries = 0
   /// Whether numbered lines are acknowledged as they arrive.
   var acknowledges = true
+  /// Whether the welcome chooses `deflate` when the hello offers it.
+  var deflates = false
+  /// The messages received as text and as binary (deflated), and the bytes of the binary ones.
+  private(set) var textMessages = 0
+  private(set) var binaryMessages = 0
+  private(set) var binaryBytes = 0
   private var current: (any Channel)?
   /// The number the next numbered line of the current connection has.
   private var nextNumber = 1
@@ -136,13 +143,19 @@ final class FakeInspector: @unchecked Sendable {
 
   // MARK: Receiving (on the event loop)
 
-  fileprivate func received(_ text: String, on channel: any Channel) -> [String] {
+  fileprivate func received(_ text: String, on channel: any Channel, deflatedBytes: Int? = nil) -> [String] {
     condition.lock()
     defer {
       condition.broadcast()
       condition.unlock()
     }
     messages.append(text)
+    if let deflatedBytes {
+      binaryMessages += 1
+      binaryBytes += deflatedBytes
+    } else {
+      textMessages += 1
+    }
     var replies: [String] = []
     var numbered = false
     for line in text.split(separator: "\n").map(String.init) {
@@ -154,8 +167,10 @@ final class FakeInspector: @unchecked Sendable {
         connections += 1
         current = channel
         nextNumber = hello["next"] as? Int ?? 1
+        let offered = (hello["compress"] as? [String] ?? []).contains("deflate")
+        let compress = deflates && offered ? #","compress":"deflate""# : ""
         replies.append(
-          #"{"welcome":{"protocol":"chronicle.live","version":1,"session":"S","resumeAfter":\#(contiguousThrough)}}"#
+          #"{"welcome":{"protocol":"chronicle.live","version":1,"session":"S","resumeAfter":\#(contiguousThrough)\#(compress)}}"#
         )
       case "result": results.append(object["result"] as? [String: Any] ?? [:])
       case "status": statuses.append(object["status"] as? [String: Any] ?? [:])
@@ -190,6 +205,8 @@ private final class FakeInspectorHandler: ChannelInboundHandler, Sendable {
   typealias OutboundOut = WebSocketFrame
 
   let inspector: FakeInspector
+  /// The connection's DEFLATE stream (the handler is the connection's, and runs on its loop).
+  nonisolated(unsafe) private var inflater: ZlibDecompressor?
 
   init(inspector: FakeInspector) {
     self.inspector = inspector
@@ -198,9 +215,19 @@ private final class FakeInspectorHandler: ChannelInboundHandler, Sendable {
   func channelRead(context: ChannelHandlerContext, data: NIOAny) {
     let frame = unwrapInboundIn(data)
     switch frame.opcode {
-    case .text:
-      let text = String(buffer: frame.unmaskedData)
-      for reply in inspector.received(text, on: context.channel) {
+    case .text, .binary:
+      var text = String(buffer: frame.unmaskedData)
+      var deflatedBytes: Int?
+      if frame.opcode == .binary {
+        // The app deflates only after a welcome that chose it.
+        var input = frame.unmaskedData
+        var output = context.channel.allocator.buffer(capacity: 1 << 24)
+        if inflater == nil { inflater = try? ZlibDecompressor(algorithm: .deflate) }
+        try? inflater?.inflate(from: &input, to: &output)
+        text = String(buffer: output)
+        deflatedBytes = frame.unmaskedData.readableBytes
+      }
+      for reply in inspector.received(text, on: context.channel, deflatedBytes: deflatedBytes) {
         var buffer = context.channel.allocator.buffer(capacity: reply.utf8.count + 1)
         buffer.writeString(reply + "\n")
         context.writeAndFlush(

@@ -100,6 +100,44 @@ private func entryIndices(_ inspector: FakeInspector) -> (indices: [Int], gapEnt
     #expect(inspector.wait { _ in link.stream.statistics.acknowledged >= 100 })
   }
 
+  @Test func whenTheWelcomeChoosesDeflateEveryLaterMessageIsDeflatedAndSmallerThanItsEntryLines() throws {
+    let inspector = try FakeInspector()
+    inspector.deflates = true
+    defer { inspector.shutDown() }
+    let (store, _, link) = linkedStore(to: inspector)
+    defer { link.close() }
+    for _ in 0..<1_000 { store.send(.add(7)) }
+    #expect(inspector.wait { $0.contiguousThrough >= 2_000 })
+    let hello = try #require(inspector.read { $0.hellos.first })
+    #expect(hello["compress"] as? [String] == ["deflate"])
+    #expect(entryIndices(inspector).indices == Array(0..<1_000))
+    // Only the hello went as text; the lines inflate to what text messages would carry, and on
+    // the wire take less than the entry lines alone.
+    let counts: [Int] = inspector.read { [$0.duplicates, $0.holes, $0.textMessages] }
+    #expect(counts == [0, 0, 1])
+    #expect(inspector.read { $0.binaryMessages } >= 1)
+    let entryLineBytes = inspector.read { fake in
+      fake.lines.values.filter { $0.hasPrefix(#"{"entry":"#) }.reduce(0) { $0 + $1.utf8.count + 1 }
+    }
+    #expect(inspector.read { $0.binaryBytes } < entryLineBytes)
+  }
+
+  @Test func aLinkThatDoesNotCompressOffersNoCompressionAndSendsText() throws {
+    let inspector = try FakeInspector()
+    inspector.deflates = true
+    defer { inspector.shutDown() }
+    let journal = Journal(reducer: Vault())
+    let store = Store(initialState: Vault.State(), reducer: Vault(), middleware: [.tracer(journal)])
+    let link = VaultLink(
+      configuration: .init(url: inspector.url, token: inspector.token, compresses: false), journal: journal,
+      store: store)
+    defer { link.close() }
+    for _ in 0..<10 { store.send(.increment) }
+    #expect(inspector.wait { $0.contiguousThrough >= 20 })
+    #expect(inspector.read { $0.hellos.first?["compress"] } == nil)
+    #expect(inspector.read { $0.binaryMessages } == 0)
+  }
+
   @Test func afterADroppedConnectionTheStreamResumesWithNoDuplicateAndNoHole() throws {
     let inspector = try FakeInspector()
     defer { inspector.shutDown() }

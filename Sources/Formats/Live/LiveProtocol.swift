@@ -41,8 +41,11 @@ public enum LiveProtocol {
   ///   - meta: The NDJSON header's `meta` object, as JSON text (``JournalLiveStream/metaJSON()``).
   ///   - allows: The commands the app honours.
   ///   - next: The number of the first numbered line the connection carries.
-  public static func hello(instance: Instance, meta: String, allows: [LiveCommand.Name], next: Int) -> [UInt8]
-  {
+  ///   - compress: The compressions the app can send its messages in, best first (`["deflate"]`);
+  ///     the member is left out when empty, as an app that offers none says.
+  public static func hello(
+    instance: Instance, meta: String, allows: [LiveCommand.Name], next: Int, compress: [String] = []
+  ) -> [UInt8] {
     var writer = JSONWriter(capacity: 512 + meta.utf8.count)
     writer.raw(#"{"hello":{"protocol":"#)
     writer.string(name)
@@ -67,9 +70,22 @@ public enum LiveProtocol {
     }
     writer.raw(#"],"next":"#)
     writer.integer(next)
+    if !compress.isEmpty {
+      writer.raw(#","compress":["#)
+      for (position, name) in compress.enumerated() {
+        if position > 0 { writer.raw(",") }
+        writer.string(name)
+      }
+      writer.raw("]")
+    }
     writer.raw("}}\n")
     return writer.bytes
   }
+
+  /// The compression a welcome can choose for the app's messages: `deflate` makes each message
+  /// after the welcome a binary message holding its text as raw DEFLATE (RFC 1951), one stream
+  /// per connection, each message ending with a sync flush (docs/formats/live-link.md).
+  public static let deflate = "deflate"
 
   /// The `status` line: recording paused or not, the time-travel position (`nil` when live) and
   /// the entries in the journal.
@@ -105,8 +121,10 @@ public enum LiveProtocol {
 
   /// What an inspector sends an app.
   public enum Inbound: Sendable, Equatable {
-    /// The answer to the hello: the inspector holds every numbered line up to `resumeAfter`.
-    case welcome(session: String, resumeAfter: Int)
+    /// The answer to the hello: the inspector holds every numbered line up to `resumeAfter`;
+    /// `compression` is the one it chose among those the hello offered (``deflate``), `nil` for
+    /// plain text messages.
+    case welcome(session: String, resumeAfter: Int, compression: String? = nil)
     /// Every numbered line up to `n` is stored.
     case ack(Int)
     /// A command to apply and answer.
@@ -143,7 +161,14 @@ public enum LiveProtocol {
         guard protocolName == name, version == LiveProtocol.version else {
           throw LiveProtocolError.unsupportedProtocol(name: protocolName, version: version)
         }
-        return .welcome(session: try body.string("session"), resumeAfter: try body.integer("resumeAfter"))
+        let compression = try body.optionalString("compress")
+        guard compression == nil || compression == deflate else {
+          throw JournalImportError.invalidValue(
+            entry: nil, field: "welcome.compress", reason: "a compression the hello did not offer")
+        }
+        return .welcome(
+          session: try body.string("session"), resumeAfter: try body.integer("resumeAfter"),
+          compression: compression)
       case "ack":
         return .ack(try body.integer("n"))
       case "command":

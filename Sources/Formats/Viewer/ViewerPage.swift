@@ -521,7 +521,7 @@ enum ViewerPage {
       } else if (line.gap) {
         const last = E.length > 0 ? E[E.length - 1] : null;
         addRow([last ? last[0] : 0, 0, last ? last[2] : 0, -1, "gap", null, null, "gap", 0, "null", "gap", null, true,
-          line.gap]);
+          { dropped: line.gap.dropped, entries: line.gap.entries ?? "?" }]);
       }
     }
     function draw() {
