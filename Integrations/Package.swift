@@ -65,6 +65,8 @@ let package = Package(
         "ChronicleDistributedTracing",
         "ChronicleLogging",
         .product(name: "ChronicleMiddleware", package: library),
+        .product(name: "ChronicleStore", package: library),
+        .product(name: "ChronicleInspection", package: library),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "OTel", package: "swift-otel"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -76,6 +78,8 @@ let package = Package(
       dependencies: [
         "ChronicleLogging",
         .product(name: "ChronicleMiddleware", package: library),
+        .product(name: "ChronicleStore", package: library),
+        .product(name: "ChronicleInspection", package: library),
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
@@ -84,6 +88,8 @@ let package = Package(
       dependencies: [
         "ChronicleDistributedTracing",
         .product(name: "ChronicleMiddleware", package: library),
+        .product(name: "ChronicleStore", package: library),
+        .product(name: "ChronicleInspection", package: library),
         .product(name: "ChronicleClocks", package: library),
         .product(name: "Tracing", package: "swift-distributed-tracing"),
       ]
