@@ -67,6 +67,8 @@ let package = Package(
         "ChronicleDistributedTracing",
         "ChronicleLogging",
         .product(name: "ChronicleMiddleware", package: library),
+        .product(name: "ChronicleStore", package: library),
+        .product(name: "ChronicleInspection", package: library),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "OTel", package: "swift-otel"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -78,6 +80,8 @@ let package = Package(
       dependencies: [
         "ChronicleLogging",
         .product(name: "ChronicleMiddleware", package: library),
+        .product(name: "ChronicleStore", package: library),
+        .product(name: "ChronicleInspection", package: library),
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
@@ -86,6 +90,8 @@ let package = Package(
       dependencies: [
         "ChronicleDistributedTracing",
         .product(name: "ChronicleMiddleware", package: library),
+        .product(name: "ChronicleStore", package: library),
+        .product(name: "ChronicleInspection", package: library),
         .product(name: "ChronicleClocks", package: library),
         .product(name: "Tracing", package: "swift-distributed-tracing"),
       ]

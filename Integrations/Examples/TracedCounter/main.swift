@@ -7,6 +7,7 @@
 import ChronicleDistributedTracing
 import ChronicleLogging
 import ChronicleMiddleware
+import ChronicleStore
 import Logging
 import OTel
 import ServiceLifecycle

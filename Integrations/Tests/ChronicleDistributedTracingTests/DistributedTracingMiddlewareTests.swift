@@ -1,6 +1,8 @@
 import ChronicleClocks
 import ChronicleDistributedTracing
+import ChronicleInspection
 import ChronicleMiddleware
+import ChronicleStore
 import Testing
 import Tracing
 

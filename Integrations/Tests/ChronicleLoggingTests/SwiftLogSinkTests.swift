@@ -1,5 +1,7 @@
+import ChronicleInspection
 import ChronicleLogging
 import ChronicleMiddleware
+import ChronicleStore
 import Logging
 import Synchronization
 import Testing
