@@ -90,12 +90,14 @@ let package = Package(
     .executableTarget(name: "Todos", dependencies: ["Chronicle"], path: "Examples/Todos"),
     .executableTarget(name: "Demo", dependencies: ["Chronicle"], path: "Examples/Demo"),
     .executableTarget(
-      name: "ChronicleCLI", dependencies: ["ChronicleTracer", "ChronicleFormats"],
+      name: "ChronicleCLI", dependencies: ["ChronicleStore", "ChronicleTracer", "ChronicleFormats"],
       path: "Sources/ChronicleCLI"),
     // Opens the HTML viewer in headless Chromium (skipped, with a message, where it is missing).
     .testTarget(
       name: "ViewerTests",
-      dependencies: ["ChronicleInspection", "ChronicleStore", "ChronicleTracer", "ChronicleFormats", "ChronicleJSON"],
+      dependencies: [
+        "ChronicleInspection", "ChronicleStore", "ChronicleTracer", "ChronicleFormats", "ChronicleJSON",
+      ],
       path: "Tests/ViewerTests"),
     // Runs the `chronicle` and `chronicle-demo` executables (depending on them gets them built).
     // Its leak test also runs a feature through the logger, TestStore and replay.

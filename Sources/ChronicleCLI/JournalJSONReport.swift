@@ -1,4 +1,5 @@
 import ChronicleFormats
+import ChronicleStore
 
 /// What `summary`, `show` and `filter` print with `--json`: one JSON object on one line, its
 /// shape documented in the ChronicleFormats article "The chronicle tool". Members are always

@@ -1,4 +1,5 @@
 import ChronicleFormats
+import ChronicleStore
 import Foundation
 
 /// The text the `chronicle` commands print.

@@ -24,8 +24,8 @@ import TracerFixtures
     #expect(snapshot.entry(at: 3)?.cause == Cause(kind: .effect, parent: 3, effect: 1, label: "load"))
     #expect(snapshot.state(after: 1) == Counter.State(count: 6))
     #expect(snapshot.state(after: 3) == Counter.State(count: 42))
-    #expect(snapshot.entries.map(\.site?.line) == [18, 19, 20, 31])
-    #expect(snapshot.entries.map(\.effectSite?.line) == [nil, nil, nil, 30])
+    #expect(snapshot.entries.map(\.site?.line) == [18, 19, 20, 51])
+    #expect(snapshot.entries.map(\.effectSite?.line) == [nil, nil, nil, 51])
   }
 
   @Test func theJournalJSONExampleLoads() throws {

@@ -99,7 +99,7 @@ func temporaryURL(_ name: String) -> URL {
     #expect(report.verifiedStates == 0)
     #expect(
       divergence.description == """
-        entry 4 (#5) add(5), cause user, context Screen, sent from ReplayTests.swift:43 in \
+        entry 4 (#5) add(5), cause user, context Screen, sent from ReplayTests.swift:44 in \
         recordedJournal(count:interval:maxEntries:): the replayed state differs from the recorded \
         one (expected → actual); the difference arose in entries 0...4
           count: 15 → 16
@@ -130,7 +130,7 @@ func temporaryURL(_ name: String) -> URL {
     #expect(report.verifiedStates == 1)
     #expect(
       divergence.description == """
-        entry 3 (#4) add(4), cause user, context Screen, sent from ReplayTests.swift:43 in \
+        entry 3 (#4) add(4), cause user, context Screen, sent from ReplayTests.swift:44 in \
         recordedJournal(count:interval:maxEntries:): the replayed state differs from the recorded \
         one (expected → actual); the difference arose in entries 2...3
           count: 10 → 11

@@ -187,19 +187,19 @@ struct ReduxDevToolsConnectionTests {
     #expect(
       run.sends == [
         [
-          #"{"type":"user","payload":{"user":{"_0":"ada"}},"meta":{"seq":1,"index":0,"context":"SignIn","cause":{"kind":"user"},"replayable":true,"outcome":"reduced","site":{"fileID":"ViewerTests/ReduxDevToolsConnectionTests.swift","line":42,"function":"signInSession()"}}}"#,
+          #"{"type":"user","payload":{"user":{"_0":"ada"}},"meta":{"seq":1,"index":0,"context":"SignIn","cause":{"kind":"user"},"replayable":true,"outcome":"reduced","site":{"fileID":"ViewerTests/ReduxDevToolsConnectionTests.swift","line":44,"function":"signInSession()"}}}"#,
           #"{"user":"ada","password":"<redacted>","attempts":0}"#,
         ],
         [
-          #"{"type":"password","payload":{"password":{"_0":"<redacted>"}},"meta":{"seq":2,"index":1,"context":"SignIn","cause":{"kind":"user"},"replayable":true,"outcome":"reduced","site":{"fileID":"ViewerTests/ReduxDevToolsConnectionTests.swift","line":43,"function":"signInSession()"}}}"#,
+          #"{"type":"password","payload":{"password":{"_0":"<redacted>"}},"meta":{"seq":2,"index":1,"context":"SignIn","cause":{"kind":"user"},"replayable":true,"outcome":"reduced","site":{"fileID":"ViewerTests/ReduxDevToolsConnectionTests.swift","line":45,"function":"signInSession()"}}}"#,
           #"{"user":"ada","password":"<redacted>","attempts":0}"#,
         ],
         [
-          #"{"type":"submit","payload":{"submit":{}},"meta":{"seq":3,"index":2,"context":"SignIn","cause":{"kind":"user"},"replayable":true,"outcome":"reduced","site":{"fileID":"ViewerTests/ReduxDevToolsConnectionTests.swift","line":44,"function":"signInSession()"}}}"#,
+          #"{"type":"submit","payload":{"submit":{}},"meta":{"seq":3,"index":2,"context":"SignIn","cause":{"kind":"user"},"replayable":true,"outcome":"reduced","site":{"fileID":"ViewerTests/ReduxDevToolsConnectionTests.swift","line":46,"function":"signInSession()"}}}"#,
           #"{"user":"ada","password":"<redacted>","attempts":1}"#,
         ],
         [
-          #"{"type":"signedIn","payload":{"signedIn":{"_0":7}},"meta":{"seq":4,"index":3,"context":"SignIn","cause":{"kind":"effect","parent":3,"effect":1,"label":"submit"},"replayable":true,"outcome":"reduced","site":{"fileID":"ViewerTests/ReduxDevToolsConnectionTests.swift","line":31,"function":"reduce(into:action:)"},"effectSite":{"fileID":"ViewerTests/ReduxDevToolsConnectionTests.swift","line":31,"function":"reduce(into:action:)"}}}"#,
+          #"{"type":"signedIn","payload":{"signedIn":{"_0":7}},"meta":{"seq":4,"index":3,"context":"SignIn","cause":{"kind":"effect","parent":3,"effect":1,"label":"submit"},"replayable":true,"outcome":"reduced","site":{"fileID":"ViewerTests/ReduxDevToolsConnectionTests.swift","line":33,"function":"reduce(into:action:)"},"effectSite":{"fileID":"ViewerTests/ReduxDevToolsConnectionTests.swift","line":33,"function":"reduce(into:action:)"}}}"#,
           #"{"user":"ada","password":"<redacted>","attempts":1,"token":7}"#,
         ],
       ])

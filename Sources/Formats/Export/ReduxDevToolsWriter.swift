@@ -1,4 +1,5 @@
 import ChronicleJSON
+import ChronicleStore
 import ChronicleTracer
 
 /// What a Redux DevTools file is written from: a recorded journal (its values redacted as the

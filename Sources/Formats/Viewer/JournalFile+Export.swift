@@ -1,4 +1,5 @@
 import ChronicleJSON
+import ChronicleStore
 import ChronicleTracer
 import Foundation
 

@@ -1,4 +1,6 @@
 import ChronicleJSON
+import ChronicleStore
+import ChronicleTracer
 
 /// What the viewer page is written from: a recorded journal, whose states are computed and
 /// compared one at a time as the page is written, or a ``JournalFile`` read from a file.

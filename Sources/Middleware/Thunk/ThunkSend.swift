@@ -1,3 +1,4 @@
+import ChronicleStore
 /// Sends actions from a synchronous thunk (``Thunk/sync(_:fileID:line:function:body:)``).
 ///
 /// Valid only while the thunk's body runs: do not keep it.

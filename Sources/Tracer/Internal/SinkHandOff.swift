@@ -20,6 +20,8 @@ final class SinkHandOff<State: Sendable, Action: Sendable> {
   @usableFromInline let cause: Cause
   /// The journal's origin wall time, which the entry's wall time counts from.
   @usableFromInline let originWallNanos: Int64
+  /// The call sites the entry's `site` code stands for, if it has any.
+  @usableFromInline let sites: SiteTable.Pair?
   /// The checkpoint kept before the entry, if one was.
   @usableFromInline let checkpoint: JournalCheckpoint<State>?
   /// The journal's metadata as sinks get it.
@@ -28,13 +30,14 @@ final class SinkHandOff<State: Sendable, Action: Sendable> {
   @inlinable
   init(
     index: Int, record: EntryRecord<Action>, context: String?, cause: Cause, originWallNanos: Int64,
-    checkpoint: JournalCheckpoint<State>?, metadata: SinkMetadata
+    sites: SiteTable.Pair?, checkpoint: JournalCheckpoint<State>?, metadata: SinkMetadata
   ) {
     self.index = index
     self.record = record
     self.context = context
     self.cause = cause
     self.originWallNanos = originWallNanos
+    self.sites = sites
     self.checkpoint = checkpoint
     self.metadata = metadata
   }

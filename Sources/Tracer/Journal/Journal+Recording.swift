@@ -131,6 +131,7 @@ extension Journal {
       cause: storage.content.cause(
         kind: record.causeKind, parent: record.parent, effect: record.effect, label: record.causeLabel),
       originWallNanos: storage.content.originWallNanos,
+      sites: storage.content.sites.pair(for: record.site),
       checkpoint: withCheckpoint ? storage.content.checkpoints.nearest(atOrBefore: index) : nil,
       metadata: storage.metadataForSinks(untilShapeKnown: true))
   }
@@ -153,7 +154,7 @@ extension Journal {
       index: handOff.index,
       sequence: record.sequence,
       wallTime: Date(
-        timeIntervalSince1970: (Double(handOff.originWallNanos) + Double(record.wallTime)) / 1e9),
+        timeIntervalSince1970: (Double(handOff.originWallNanos) + Double(record.time)) / 1e9),
       time: .nanoseconds(record.time),
       context: handOff.context,
       cause: handOff.cause,
@@ -162,7 +163,9 @@ extension Journal {
       chainDuration: .nanoseconds(Int64(record.chainNanos)),
       reducerDuration: record.reducerNanos == unknown ? nil : .nanoseconds(Int64(record.reducerNanos)),
       reducerOffset: record.reducerOffsetNanos == unknown
-        ? nil : .nanoseconds(Int64(record.reducerOffsetNanos))
+        ? nil : .nanoseconds(Int64(record.reducerOffsetNanos)),
+      site: handOff.sites?.site,
+      effectSite: handOff.sites?.effectSite
     )
     let metadata = handOff.metadata.metadata
     for sink in configuration.sinks {
