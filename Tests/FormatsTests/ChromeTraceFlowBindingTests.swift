@@ -97,7 +97,7 @@ private struct TraceEvents {
         && flow.start <= span.start + span.duration
       {
         // Nested spans are shorter than the spans holding them.
-        if found == nil || span.duration < found!.duration { found = span }
+        if span.duration < found?.duration ?? .max { found = span }
       }
       return found?.position
     }

@@ -209,7 +209,8 @@ private let lastAction = Reduce<String, String> { state, action in
           said += chunk[..<count]
         }
       }
-      // Polled (1 ms apart) until both threads wait for good, within a deadline.
+      // Checked each time the child prints, or 1 ms after the last check when it prints nothing
+      // (`poll` on its output), until both threads wait for good, within a deadline.
       let deadline = ContinuousClock.now + .seconds(60)
       var stuckPolls = 0
       while stuckPolls < 3 && process.isRunning && ContinuousClock.now < deadline {
@@ -221,7 +222,8 @@ private let lastAction = Reduce<String, String> { state, action in
           said.count == before && fifoHolds
           && Self.threadsWait(process.processIdentifier, main: Self.futex, other: Self.write)
         stuckPolls = stuck ? stuckPolls + 1 : 0
-        usleep(1_000)
+        var output = pollfd(fd: printed, events: Int16(POLLIN), revents: 0)
+        _ = poll(&output, 1, 1)
       }
       #expect(stuckPolls == 3)
       kill(process.processIdentifier, SIGKILL)

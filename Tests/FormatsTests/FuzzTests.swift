@@ -39,10 +39,10 @@ private struct WrappingCounter: Reducer {
 
 @Suite struct FuzzTests {
   /// Small files of each importable format, from one recorded run.
-  private func corpus() async -> [(name: String, bytes: [UInt8])] {
+  private func corpus() async throws -> [(name: String, bytes: [UInt8])] {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("chronicle-fuzz-\(UUID()).ndjson")
     defer { try? FileManager.default.removeItem(at: url) }
-    let sink = try! NDJSONFileSink<Counter.State, Counter.Action>(url: url)
+    let sink = try NDJSONFileSink<Counter.State, Counter.Action>(url: url)
     let (store, journal) = makeTracedStore(.init(checkpointInterval: 2, sinks: [sink]))
     store.send(.add(7), context: "Fuzz")
     store.send(.note("é"))
@@ -51,7 +51,7 @@ private struct WrappingCounter: Reducer {
     let snapshot = journal.snapshot()
     return [
       ("journal", Array(snapshot.journalJSON())),
-      ("ndjson", Array(try! Data(contentsOf: url))),
+      ("ndjson", Array(try Data(contentsOf: url))),
       ("redux", Array(snapshot.reduxDevTools(.liftedState))),
       ("redux custom", Array(snapshot.reduxDevTools(.custom))),
     ]
@@ -76,9 +76,9 @@ private struct WrappingCounter: Reducer {
         let run = bytes[position..<min(bytes.count, position + Int.random(in: 1...24, using: &generator))]
         bytes.insert(contentsOf: run, at: Int.random(in: 0...bytes.count, using: &generator))
       case 4:  // overwrite with a byte that matters to JSON or UTF-8
-        bytes[position] = interesting.randomElement(using: &generator)!
+        bytes[position] = interesting[Int.random(in: 0..<interesting.count, using: &generator)]
       default:  // insert one
-        bytes.insert(interesting.randomElement(using: &generator)!, at: position)
+        bytes.insert(interesting[Int.random(in: 0..<interesting.count, using: &generator)], at: position)
       }
     }
     return bytes
@@ -101,7 +101,7 @@ private struct WrappingCounter: Reducer {
   }
 
   @Test func mutatedFilesGiveAJournalOrATypedErrorNeverACrash() async throws {
-    let corpus = await corpus()
+    let corpus = try await corpus()
     var generator = SeededGenerator(state: 0xC0FFEE)
     var journals = 0
     var errors = 0
@@ -200,7 +200,7 @@ private struct WrappingCounter: Reducer {
   @Test func boundaryNumbersInEveryFieldGiveAJournalOrATypedErrorNeverACrash() async throws {
     var loaded = (journals: 0, documents: 0)
     var refused = (journals: 0, documents: 0)
-    for (name, original) in await corpus() {
+    for (name, original) in try await corpus() {
       for range in numberRanges(in: original) {
         for boundary in Self.boundaries {
           var bytes = original

@@ -58,7 +58,7 @@ private let artifacts = URL(fileURLWithPath: #filePath)
 /// Runs headless Chromium with `arguments` and returns its standard output.
 private func runChromium(_ arguments: [String]) throws -> String {
   let process = Process()
-  process.executableURL = URL(fileURLWithPath: chromium!)
+  process.executableURL = URL(fileURLWithPath: try #require(chromium, "\(noChromium)"))
   process.arguments =
     ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars"]
     + arguments

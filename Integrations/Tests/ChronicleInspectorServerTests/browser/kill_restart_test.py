@@ -45,9 +45,33 @@ def start(executable, data, port=0):
     return process, port
 
 
+WINDOW = 2_000  # lines the stand-in app sends beyond the last one acknowledged
+
+
+class Closed(Exception):
+    """The connection ended while waiting for an acknowledgement."""
+
+
+def fresh(state):
+    """An event of the running loop for `acknowledged` to wait on, and the connection not closed."""
+    state["changed"], state["closed"] = asyncio.Event(), False
+
+
+async def acknowledged(state, n, timeout):
+    """Waits until line n is acknowledged (woken by each acknowledgement), within `timeout` seconds;
+    raises Closed when the connection ends first."""
+    async def reached():
+        while state["acked"] < n:
+            if state["closed"]:
+                raise Closed()
+            state["changed"].clear()
+            await state["changed"].wait()
+    await asyncio.wait_for(reached(), timeout)
+
+
 async def stream(port, state, stop_after=None):
     """Connects, resumes, sends the rest in batches of 200 lines; returns when all are acknowledged
-    or when the connection drops."""
+    or when the connection drops. The caller gives `state` a fresh event first (`fresh`)."""
     hello = {"hello": {"protocol": "chronicle.live", "version": 1,
                        "instance": {"id": "killed", "name": "Killed", "host": "h", "pid": 1, "store": "main"},
                        "meta": META, "allows": [], "next": state["acked"] + 1}}
@@ -65,19 +89,26 @@ async def stream(port, state, stop_after=None):
                         line = json.loads(text)
                         if "ack" in line:
                             state["acked"] = line["ack"]["n"]
+                            state["changed"].set()
             except websockets.ConnectionClosed:
                 pass
+            state["closed"] = True
+            state["changed"].set()
 
         reader = asyncio.create_task(acks())
         n = state["acked"] + 1
         # Lines from the welcome's resumeAfter + 1: what the app kept unacknowledged, then new ones.
-        while n <= 2 * ENTRIES:
-            batch = [numbered(k) for k in range(n, min(n + 200, 2 * ENTRIES + 1))]
-            await socket.send("\n".join(batch) + "\n")
-            n += len(batch)
-            await asyncio.sleep(0.001)
-        while state["acked"] < 2 * ENTRIES:
-            await asyncio.sleep(0.05)
+        # At most WINDOW lines ahead of the acknowledgements, so that the inspector is killed
+        # mid-stream whatever the machine's speed.
+        try:
+            while n <= 2 * ENTRIES:
+                await acknowledged(state, n - WINDOW, 60)
+                batch = [numbered(k) for k in range(n, min(n + 200, 2 * ENTRIES + 1))]
+                await socket.send("\n".join(batch) + "\n")
+                n += len(batch)
+            await acknowledged(state, 2 * ENTRIES, 60)
+        except Closed:
+            pass
         reader.cancel()
 
 
@@ -89,9 +120,9 @@ def main():
     inspector, port = start(executable, data)
     try:
         async def first():
+            fresh(state)
             task = asyncio.create_task(stream(port, state))
-            while state["acked"] < 4_000:
-                await asyncio.sleep(0.01)
+            await acknowledged(state, 4_000, 60)
             inspector.send_signal(signal.SIGKILL)
             try:
                 await asyncio.wait_for(task, 10)
@@ -102,7 +133,11 @@ def main():
         inspector.wait()
         killed_at = state["acked"]
         inspector, port = start(executable, data, port)
-        asyncio.run(stream(port, state))
+        async def second():
+            fresh(state)
+            await stream(port, state)
+
+        asyncio.run(second())
         link = (Path(data) / "killed" / "link.ndjson").read_text().splitlines()
         numbers = [json.loads(line)["n"] for line in link]
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/sessions/killed/journal.json?token={TOKEN}") as r:
