@@ -1,4 +1,5 @@
 import ChronicleStore
+import Foundation
 
 /// One journal entry as stored: fixed-size, without heap references of its own.
 ///
@@ -78,3 +79,36 @@ package struct EntryFlags: OptionSet, Sendable {
 }
 
 extension EntryRecord: Sendable where Action: Sendable {}
+
+extension EntryRecord where Action: Sendable {
+  /// The entry as ``JournalEntry`` shows it, given what its codes stand for: the one place a
+  /// stored entry becomes a public one, for snapshots and exports (``JournalContent/entry(at:)``)
+  /// and for sinks (the tracer's hand-off, outside the journal's lock).
+  ///
+  /// - Parameters:
+  ///   - index: The entry's position in the journal.
+  ///   - wallNanos: Its wall time in nanoseconds since `originWallNanos`.
+  ///   - sites: The call sites its `site` code stands for.
+  @inlinable
+  package func journalEntry(
+    at index: Int, wallNanos: Int64, originWallNanos: Int64, context: String?, cause: Cause,
+    sites: SiteTable.Pair?
+  ) -> JournalEntry<Action> {
+    let unknown = Self.unknownDuration
+    return JournalEntry(
+      index: index,
+      sequence: sequence,
+      wallTime: Date(timeIntervalSince1970: (Double(originWallNanos) + Double(wallNanos)) / 1e9),
+      time: .nanoseconds(time),
+      context: context,
+      cause: cause,
+      action: action,
+      outcome: flags.contains(.stopped) ? .stopped : .reduced,
+      chainDuration: .nanoseconds(Int64(chainNanos)),
+      reducerDuration: reducerNanos == unknown ? nil : .nanoseconds(Int64(reducerNanos)),
+      reducerOffset: reducerOffsetNanos == unknown ? nil : .nanoseconds(Int64(reducerOffsetNanos)),
+      site: sites?.site,
+      effectSite: sites?.effectSite
+    )
+  }
+}

@@ -61,26 +61,12 @@ package struct JournalContent<State: Sendable, Action: Sendable>: Sendable {
   @inlinable
   package func entry(at index: Int) -> JournalEntry<Action> {
     let record = entries[index]
-    let unknown = EntryRecord<Action>.unknownDuration
-    let sites = self.sites.pair(for: record.site)
-    return JournalEntry(
-      index: index,
-      sequence: record.sequence,
-      wallTime: Date(
-        timeIntervalSince1970: (Double(originWallNanos) + Double(wallNanos(of: record, at: index))) / 1e9),
-      time: .nanoseconds(record.time),
+    return record.journalEntry(
+      at: index, wallNanos: wallNanos(of: record, at: index), originWallNanos: originWallNanos,
       context: strings.string(for: record.context),
       cause: cause(
         kind: record.causeKind, parent: record.parent, effect: record.effect, label: record.causeLabel),
-      action: record.action,
-      outcome: record.flags.contains(.stopped) ? .stopped : .reduced,
-      chainDuration: .nanoseconds(Int64(record.chainNanos)),
-      reducerDuration: record.reducerNanos == unknown ? nil : .nanoseconds(Int64(record.reducerNanos)),
-      reducerOffset: record.reducerOffsetNanos == unknown
-        ? nil : .nanoseconds(Int64(record.reducerOffsetNanos)),
-      site: sites?.site,
-      effectSite: sites?.effectSite
-    )
+      sites: sites.pair(for: record.site))
   }
 
   /// The wall time of `record`, the entry at `index`, in nanoseconds since the origin wall time.

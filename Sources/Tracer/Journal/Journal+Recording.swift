@@ -148,25 +148,10 @@ extension Journal {
   /// there it slowed the tracer without sinks.
   @inlinable @inline(never)
   func notifySinks(_ handOff: SinkHandOff<State, Action>) {
-    let record = handOff.record
-    let unknown = EntryRecord<Action>.unknownDuration
-    let entry = JournalEntry(
-      index: handOff.index,
-      sequence: record.sequence,
-      wallTime: Date(
-        timeIntervalSince1970: (Double(handOff.originWallNanos) + Double(record.time)) / 1e9),
-      time: .nanoseconds(record.time),
-      context: handOff.context,
-      cause: handOff.cause,
-      action: record.action,
-      outcome: record.flags.contains(.stopped) ? .stopped : .reduced,
-      chainDuration: .nanoseconds(Int64(record.chainNanos)),
-      reducerDuration: record.reducerNanos == unknown ? nil : .nanoseconds(Int64(record.reducerNanos)),
-      reducerOffset: record.reducerOffsetNanos == unknown
-        ? nil : .nanoseconds(Int64(record.reducerOffsetNanos)),
-      site: handOff.sites?.site,
-      effectSite: handOff.sites?.effectSite
-    )
+    // A recorded entry's wall time is its time (only imported entries differ).
+    let entry = handOff.record.journalEntry(
+      at: handOff.index, wallNanos: handOff.record.time, originWallNanos: handOff.originWallNanos,
+      context: handOff.context, cause: handOff.cause, sites: handOff.sites)
     let metadata = handOff.metadata.metadata
     for sink in configuration.sinks {
       sink.record(entry, checkpoint: handOff.checkpoint, metadata: metadata)
