@@ -76,8 +76,21 @@ import Testing
     }
   }
 
+  /// The bytes of a corpus file, read with read(2): Foundation's `Data(contentsOf:)` leaks its
+  /// 4 KiB buffer when the file is empty (LeakSanitizer, Swift 6.3 on Linux), as `n_empty.json` is.
   static func bytes(of file: String) throws -> [UInt8] {
-    Array(try Data(contentsOf: directory.appendingPathComponent(file)))
+    let path = directory.appendingPathComponent(file).path
+    let descriptor = open(path, O_RDONLY)
+    guard descriptor >= 0 else { throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: path]) }
+    defer { close(descriptor) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      let count = read(descriptor, &chunk, chunk.count)
+      guard count >= 0 else { throw CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: path]) }
+      if count == 0 { return bytes }
+      bytes += chunk[..<count]
+    }
   }
 
   @Test func manifestNamesEveryFileOfTheCorpus() throws {
