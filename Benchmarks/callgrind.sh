@@ -17,7 +17,7 @@ set -euo pipefail
 
 n=${1:-50000}
 filter=${2:-.*}
-scenarios=(floor send/no-middleware send/3-middlewares send/1-observer tracer/record-growing
+scenarios=(floor send/no-middleware send/effect-send send/3-middlewares send/1-observer tracer/record-growing
   timetravel/send-recommended)
 
 cd "$(dirname "$0")/HotPath"

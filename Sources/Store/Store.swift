@@ -421,7 +421,7 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
 
   /// Processes an action taken from the queue or the inbox, with the task-locals it was sent with.
   // Always inlined into the loops that drain, as `process` was before it.
-  @usableFromInline @inline(__always)
+  @inlinable @inline(__always)
   func processQueued(_ pending: PendingAction<Action>) {
     guard let taskLocals = pending.taskLocals else {
       return process(
@@ -436,7 +436,10 @@ public final class Store<State: Sendable, Action: Sendable>: @unchecked Sendable
   }
 
   /// Processes queued actions in FIFO order until none is left.
-  @usableFromInline
+  // Inlinable so that it is specialized for the client's State and Action (unspecialized, each
+  // queued action paid generic metadata look-ups: `send/effect-send` in Benchmarks/callgrind.sh),
+  // and never inlined so that `send` does not carry a copy.
+  @inlinable @inline(never)
   func drain() {
     let storage = self.storage
     while storage.pointee.queueHead < storage.pointee.queue.count {

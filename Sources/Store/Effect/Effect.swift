@@ -21,7 +21,7 @@ public struct Effect<Action: Sendable>: Sendable {
   @usableFromInline
   enum Operation: Sendable {
     case none
-    case send(Action, CallSite)
+    indirect case send(Action, CallSite)
     indirect case run(
       priority: TaskPriority?,
       operation: @Sendable (Send<Action>) async throws -> Void,

@@ -32,6 +32,24 @@ struct Counter: Reducer {
   }
 }
 
+/// A reducer whose `tap` returns an effect sending `increment`: each action sent is two processed.
+struct Relay: Reducer {
+  typealias State = Counter.State
+
+  enum Action: Equatable, Sendable {
+    case tap
+    case increment
+  }
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .tap: return .send(.increment)
+    case .increment: state.count += 1
+    }
+    return .none
+  }
+}
+
 /// The floor: the reducer called through a function the optimizer may not inline into the loop.
 @inline(never)
 func reduceDirectly(
@@ -75,6 +93,10 @@ case "send/no-middleware":
   let store = Store(initialState: Counter.State(), reducer: Counter())
   sendAll(store, count)
   check(store, count)
+case "send/effect-send":
+  let store = Store(initialState: Relay.State(), reducer: Relay())
+  for _ in 0..<count { store.send(.tap) }
+  precondition(store.state.count == count)
 case "send/3-middlewares":
   let store = Store(
     initialState: Counter.State(), reducer: Counter(),
