@@ -69,6 +69,15 @@ func sendAll(_ store: Store<Counter.State, Counter.Action>, _ count: Int) {
   for _ in 0..<count { store.send(.increment) }
 }
 
+/// The process's resident memory, in kilobytes (Linux: /proc/self/status), or nil elsewhere.
+func residentKilobytes() -> Int? {
+  guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+  for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+    return line.split(separator: " ").dropFirst().first.flatMap { Int($0) }
+  }
+  return nil
+}
+
 func check(_ store: Store<Counter.State, Counter.Action>, _ expected: Int) {
   let count = store.state.count
   precondition(count == expected, "expected \(expected) actions to be reduced, got \(count)")
@@ -122,6 +131,20 @@ case "timetravel/send-recommended":
   travel.attach(store)
   sendAll(store, warmUp + count)
   check(store, warmUp + count)
+case "journal/memory":
+  // Journal memory per entry with repeated call sites: an uncapped journal records N actions sent
+  // from two lines; the resident memory it grew by, per entry, is printed (not run by callgrind.sh:
+  // `Benchmarks/journal-memory.sh`).
+  let journal = Journal(
+    reducer: Counter(), configuration: .init(checkpointInterval: 100, maxEntries: nil, maxBytes: nil))
+  let store = Store(initialState: Counter.State(), reducer: Counter(), middleware: [.tracer(journal)])
+  let before = residentKilobytes() ?? 0
+  for index in 0..<count {
+    if index.isMultiple(of: 2) { store.send(.increment) } else { store.send(.decrement) }
+  }
+  let grown = (residentKilobytes() ?? 0) - before
+  precondition(journal.count == count && store.state.count == count % 2)
+  print("entries \(count) resident growth \(grown) KB, \(Double(grown) * 1024 / Double(count)) B per entry")
 default:
   print("unknown scenario \(arguments[1])")
   exit(2)
