@@ -604,6 +604,11 @@ final class InspectorHub: @unchecked Sendable {
     lock.withLock { sessions.keys.sorted() }
   }
 
+  /// The app and page connections open now.
+  func connectionCounts() -> (apps: Int, pages: Int) {
+    lock.withLock { (apps.count, pages.count) }
+  }
+
   /// Closes every session's files.
   func shutdown() {
     lock.withLock {

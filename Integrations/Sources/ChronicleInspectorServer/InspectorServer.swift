@@ -90,6 +90,13 @@ public final class InspectorServer: Sendable {
   /// The ids of the instances with a session (connected or stored).
   public var instances: [String] { hub.listedInstances() }
 
+  /// How many apps are connected now: each WebSocket on `/live/app` counts from its upgrade until
+  /// it closes, whether or not it said hello.
+  public var connectedApps: Int { hub.connectionCounts().apps }
+
+  /// How many pages are connected now (WebSockets on `/live/ui`), counted as ``connectedApps`` is.
+  public var connectedPages: Int { hub.connectionCounts().pages }
+
   /// Waits until the server stops listening.
   public func wait() async throws {
     guard let bound = channel.get() else { return }
