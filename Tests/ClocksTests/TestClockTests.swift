@@ -131,6 +131,7 @@ import Testing
     timer.cancel()
     await #expect(throws: CancellationError.self) { try await timer.value }
     #expect(clock.sleeperCount == 0)
+    await activity.settled()
     #expect(activity.runningCount == 0)
 
     await clock.advance(by: .seconds(10))
@@ -179,6 +180,7 @@ import Testing
     sleeper.cancel()
     await #expect(throws: CancellationError.self) { try await sleeper.value }
     #expect(clock.sleeperCount == 0)
+    await activity.settled()
     #expect(activity.runningCount == 0)
 
     await clock.advance(by: .seconds(2))
@@ -240,6 +242,7 @@ import Testing
     #expect(succeeded.count + cancelled == count)
     #expect(woken.values == succeeded)
     #expect(clock.sleeperCount == 0)
+    await activity.settled()
     #expect(activity.runningCount == 0)
     #expect(clock.now.offset == .seconds(2))
   }
@@ -421,6 +424,7 @@ import Testing
     input.continuation.finish()
     try await listener.value
     try await timer.value
+    await activity.settled()
     #expect(activity.runningCount == 0)
   }
 

@@ -42,8 +42,7 @@ import Testing
     input.finish()
     await listener.value
     #expect(seen.values == [1])
-    // The task's value is published from inside its last job, which is counted until it returns.
-    await activity.waitUntilQuiescent()
+    await activity.settled()
     #expect(activity.runningCount == 0)
   }
 
