@@ -20,16 +20,7 @@ filter=${2:-.*}
 scenarios=(floor send/no-middleware send/effect-send send/3-middlewares send/1-observer tracer/record-growing
   timetravel/send-recommended)
 
-cd "$(dirname "$0")/HotPath"
-# One build folder per library measured, so that measuring another checkout rebuilds neither.
-scratch=.build
-if [[ -n "${CHRONICLE_LIBRARY:-}" ]]; then
-  scratch=".build-$(basename "$CHRONICLE_LIBRARY")"
-fi
-# SwiftPM caches the build plan and may not notice files added to the library: drop it.
-rm -f "$scratch"/release.yaml "$scratch"/*/release/description.json
-swift build -c release --scratch-path "$scratch" --product HotPath >&2
-binary="$scratch/release/HotPath"
+binary=$("$(dirname "$0")/HotPath/build.sh")
 
 # Total instructions (all threads) of one run.
 instructions() {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Journal memory per entry with repeated call sites: builds HotPath/ (as callgrind.sh does) and
+# Journal memory per entry with repeated call sites: builds HotPath/ (HotPath/build.sh) and
 # runs its `journal/memory` scenario, an uncapped journal of N entries sent from two lines, three
 # times; each run prints the resident memory the journal grew by, per entry (Linux).
 #
@@ -8,13 +8,7 @@
 set -euo pipefail
 
 n=${1:-1000000}
-cd "$(dirname "$0")/HotPath"
-scratch=.build
-if [[ -n "${CHRONICLE_LIBRARY:-}" ]]; then
-  scratch=".build-$(basename "$CHRONICLE_LIBRARY")"
-fi
-rm -f "$scratch"/release.yaml "$scratch"/*/release/description.json
-swift build -c release --scratch-path "$scratch" --product HotPath >&2
+binary=$("$(dirname "$0")/HotPath/build.sh")
 for _ in 1 2 3; do
-  "$scratch/release/HotPath" journal/memory "$n"
+  "$binary" journal/memory "$n"
 done
