@@ -2,8 +2,9 @@
 # The numbers a machine checks: mallocs per iteration (1,000 actions) of the per-action benchmark
 # scenarios, and the bytes the tracer allocates per iteration (1,000 recorded entries), against
 # the files in Benchmarks/Thresholds/ (one JSON file per scenario, the harness's own format). Both
-# are counted exactly by the harness's malloc interposer and the check has no tolerance: a count
-# above its file fails, and so does one below (write the files again). What is compared is the
+# are counted exactly by the harness's malloc interposer and the check has no tolerance for malloc
+# counts: a count above its file fails, and so does one below (write the files again). Bytes get a
+# slack of 64 per iteration (below), for a logged timestamp's length. What is compared is the
 # p90 of the iterations, kept by the harness to three significant digits (exact up to 2,047).
 # `control/one-malloc` allocates one object per action, so a counter that stopped counting fails.
 #
@@ -51,6 +52,7 @@ swift package --allow-writing-to-package-directory benchmark run --target StoreB
 python3 - "$measured" Thresholds << 'EOF_PY'
 import json, pathlib, sys
 measured, expected = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
+BYTES_SLACK = 64
 more, fewer, missing = [], [], []
 for path in sorted(expected.glob("*.json")):
     found = measured / path.name
@@ -60,6 +62,12 @@ for path in sorted(expected.glob("*.json")):
     now, then = json.load(open(found)), json.load(open(path))
     for metric in sorted(set(now) | set(then)):
         a, b = then.get(metric), now.get(metric)
+        # Bytes may move by a few with the wall clock: a logged line's timestamp is sometimes a
+        # size class longer (logger/no-op-sink-with-diff measured 639,872 and 639,888 B per 1,000
+        # actions on the same code). A byte count within BYTES_SLACK of its file passes; a malloc
+        # count must match exactly, and a byte more per action (1,000 per iteration) fails.
+        if metric == "mallocBytesCount" and a is not None and b is not None and abs(b - a) <= BYTES_SLACK:
+            continue
         if a != b:
             (more if (b or 0) > (a or 0) else fewer).append(f"{path.name}: {metric} {a} -> {b}")
 for path in sorted(measured.glob("*.json")):
