@@ -131,7 +131,8 @@ import Testing
     timer.cancel()
     await #expect(throws: CancellationError.self) { try await timer.value }
     #expect(clock.sleeperCount == 0)
-    await activity.settled()
+    // A task's value is published from inside its last job, which counts until it returns.
+    await activity.waitUntilQuiescent()
     #expect(activity.runningCount == 0)
 
     await clock.advance(by: .seconds(10))
@@ -180,7 +181,8 @@ import Testing
     sleeper.cancel()
     await #expect(throws: CancellationError.self) { try await sleeper.value }
     #expect(clock.sleeperCount == 0)
-    await activity.settled()
+    // A task's value is published from inside its last job, which counts until it returns.
+    await activity.waitUntilQuiescent()
     #expect(activity.runningCount == 0)
 
     await clock.advance(by: .seconds(2))
@@ -242,7 +244,8 @@ import Testing
     #expect(succeeded.count + cancelled == count)
     #expect(woken.values == succeeded)
     #expect(clock.sleeperCount == 0)
-    await activity.settled()
+    // A task's value is published from inside its last job, which counts until it returns.
+    await activity.waitUntilQuiescent()
     #expect(activity.runningCount == 0)
     #expect(clock.now.offset == .seconds(2))
   }
@@ -424,7 +427,8 @@ import Testing
     input.continuation.finish()
     try await listener.value
     try await timer.value
-    await activity.settled()
+    // A task's value is published from inside its last job, which counts until it returns.
+    await activity.waitUntilQuiescent()
     #expect(activity.runningCount == 0)
   }
 

@@ -69,7 +69,7 @@ func fixedTimeOptions(
   let time = SteppingTime()
   var options = LoggerOptions<Shop.State, Shop.Action>(
     now: { Date(timeIntervalSince1970: 1_700_000_000.123) },
-    timeZone: TimeZone(secondsFromGMT: 0)!,
+    timeZone: .gmt,
     monotonic: { time.read() })
   configure(&options)
   return options

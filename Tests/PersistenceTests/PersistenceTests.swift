@@ -26,7 +26,11 @@ struct Account: Codable, Sendable, Equatable {
 
 func temporaryDirectory() -> URL {
   let url = FileManager.default.temporaryDirectory.appendingPathComponent("chronicle-\(UUID().uuidString)")
-  try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+  do {
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+  } catch {
+    preconditionFailure("cannot create \(url.path): \(error)")
+  }
   return url
 }
 

@@ -8,9 +8,16 @@ public final class Channels: Sendable {
     self.streams = streams
   }
 
-  public func stream(_ name: String) -> AsyncStream<String> { streams[name]!.stream }
-  public func feed(_ name: String, _ value: String) { streams[name]!.continuation.yield(value) }
-  public func close(_ name: String) { streams[name]!.continuation.finish() }
+  public func stream(_ name: String) -> AsyncStream<String> { channel(name).stream }
+  public func feed(_ name: String, _ value: String) { channel(name).continuation.yield(value) }
+  public func close(_ name: String) { channel(name).continuation.finish() }
+
+  private func channel(
+    _ name: String
+  ) -> (stream: AsyncStream<String>, continuation: AsyncStream<String>.Continuation) {
+    guard let channel = streams[name] else { preconditionFailure("no channel named \(name)") }
+    return channel
+  }
 
   /// The next value on channel `name`, or `nil` once it is closed.
   public func next(_ name: String) async -> String? {
