@@ -49,14 +49,14 @@ private func counterBuilder(_ export: Data) throws -> JournalBuilder<Counter.Sta
   return builder
 }
 
-/// Reads `text` onto `tape` and offers it to `builder`'s fast path.
+/// Reads `text` onto `tape` and adds it to `builder` from its tokens.
 private func addFromTape<State, Action>(
   _ text: [UInt8], to builder: inout JournalBuilder<State, Action>, tape: JSONTape, ordinal: Int
-) throws -> Bool {
+) throws {
   try text.withUnsafeBufferPointer { buffer in
     var parser = JSONParser(bytes: buffer, limits: JournalImportLimits.default.parser)
     try tape.read(&parser)
-    return try builder.addEntry(tape: tape.view, at: 0, path: FieldPath([.key("entries"), .index(ordinal)]))
+    try builder.addEntry(tape: tape.view, at: 0, list: "entries", position: ordinal)
   }
 }
 
@@ -67,7 +67,7 @@ private func addFromTape<State, Action>(
     var builder = try counterBuilder(export)
     let tape = JSONTape()
     for (ordinal, text) in try entryTexts(export).enumerated() {
-      #expect(try addFromTape(text, to: &builder, tape: tape, ordinal: ordinal))
+      try addFromTape(text, to: &builder, tape: tape, ordinal: ordinal)
     }
     #expect(builder.entryCount == journal.count)
   }
@@ -79,10 +79,9 @@ private func addFromTape<State, Action>(
     var fromTrees = try counterBuilder(export)
     let tape = JSONTape()
     for (ordinal, text) in try entryTexts(export).enumerated() {
-      _ = try addFromTape(text, to: &fromTokens, tape: tape, ordinal: ordinal)
+      try addFromTape(text, to: &fromTokens, tape: tape, ordinal: ordinal)
       try fromTrees.addEntry(
-        JSONParser.parse(text, limits: JournalImportLimits.default.parser),
-        path: FieldPath([.key("entries"), .index(ordinal)]))
+        JSONParser.parse(text, limits: JournalImportLimits.default.parser), position: ordinal)
     }
     func reexport(_ builder: JournalBuilder<Counter.State, Counter.Action>) -> Data {
       Journal(content: builder.content, configuration: .init(maxEntries: nil, maxBytes: nil)) {
@@ -93,7 +92,7 @@ private func addFromTape<State, Action>(
     #expect(reexport(fromTokens) == reexport(fromTrees))
   }
 
-  @Test func anEntryTheFastPathDoesNotTakeChangesNothing() async throws {
+  @Test func anEntryTheTapeRefusesThrowsTheErrorThatNamesItsFieldAndAddsNothing() async throws {
     let (journal, _) = await recordedRun()
     let export = journal.snapshot().journalJSON()
     var builder = try counterBuilder(export)
@@ -101,10 +100,29 @@ private func addFromTape<State, Action>(
     let first = try #require(try entryTexts(export).first)
     let broken = Array(
       String(decoding: first, as: UTF8.self).replacingOccurrences(of: #""seq":1"#, with: #""seq":0"#).utf8)
-    #expect(try !addFromTape(broken, to: &builder, tape: tape, ordinal: 0))
+    #expect(
+      throws: JournalImportError.numberOutOfRange(
+        entry: 0, field: "entries[0].seq", value: "0 (valid: 1…9007199254740991)")
+    ) {
+      try addFromTape(broken, to: &builder, tape: tape, ordinal: 0)
+    }
     #expect(builder.entryCount == 0)
-    #expect(try addFromTape(first, to: &builder, tape: tape, ordinal: 0))
+    try addFromTape(first, to: &builder, tape: tape, ordinal: 0)
     #expect(builder.entryCount == 1)
+  }
+
+  @Test func anEnvelopeKeyWrittenWithAnEscapeIsReadFromTokens() async throws {
+    let (journal, _) = await recordedRun()
+    let export = journal.snapshot().journalJSON()
+    var builder = try counterBuilder(export)
+    let tape = JSONTape()
+    let first = try #require(try entryTexts(export).first)
+    let escaped = Array(
+      String(decoding: first, as: UTF8.self).replacingOccurrences(of: #""seq":"#, with: #""se\u0071":"#).utf8)
+    #expect(String(decoding: escaped, as: UTF8.self).contains(#""se\u0071":1"#))
+    try addFromTape(escaped, to: &builder, tape: tape, ordinal: 0)
+    #expect(builder.entryCount == 1)
+    #expect(builder.content.entries[0].sequence == 1)
   }
 
   @Test func actionsWithoutReferencesKeepTheirPayloadsAcrossManyDistinctTexts() throws {

@@ -171,23 +171,20 @@ extension Journal where State: Decodable, Action: Decodable {
     let tape = JSONTape()
     var index = 0
     while try reader.step({ parser throws(JSONParser.Failure) in try parser.nextElement(index: index) }) {
-      // An entry is read from tokens; one the fast path does not take is read again as a tree,
-      // which reports the exact error.
-      if key == "entries", let start = try reader.readTape(tape) {
-        if try addEntry(&builder, tape.view, 0, key, index, false) {
-          reader.parser.endMember()
-          index += 1
-          continue
-        }
-        reader.parser.position = start
+      // An entry is read from tokens; a value the tape does not take is read as a tree, which
+      // reports the exact error.
+      if key == "entries", try reader.readTape(tape) != nil {
+        try addEntry(&builder, tape.view, 0, key, index, false)
+        reader.parser.endMember()
+        index += 1
+        continue
       }
       let element = try reader.step { parser throws(JSONParser.Failure) in try parser.parseValue() }
       reader.parser.endMember()
-      let path = FieldPath([.key(key), .index(index)])
       if key == "entries" {
-        try builder.addEntry(element, path: path)
+        try builder.addEntry(element, position: index)
       } else {
-        try builder.addEvent(element, path: path)
+        try builder.addEvent(element, path: FieldPath([.key(key), .index(index)]))
       }
       index += 1
     }
@@ -201,12 +198,11 @@ extension Journal where State: Decodable, Action: Decodable {
     var entries = 0
     for list in lists.sorted(by: { $0.key > $1.key }) {
       for (index, element) in list.elements.enumerated() {
-        let path = FieldPath([.key(list.key), .index(index)])
         if list.key == "entries" {
-          try builder.addEntry(element, path: path)
+          try builder.addEntry(element, position: index)
           entries += 1
         } else {
-          try builder.addEvent(element, path: path)
+          try builder.addEvent(element, path: FieldPath([.key(list.key), .index(index)]))
         }
       }
     }

@@ -166,16 +166,15 @@ struct NDJSONLoader<State: Decodable & Sendable, Action: Decodable & Sendable> {
       effects: builder.eventCount, limits: limits, scratch: &scratch)
     switch record {
     case .entry(let value):
-      try builder.addEntry(
-        value, path: FieldPath([.key("entries"), .index(builder.entryCount)]), checkpointRequired: true,
-        branches: true)
+      try builder.addEntry(value, position: builder.entryCount, checkpointRequired: true, branches: true)
     case .effect(let value):
       try builder.addEvent(value, path: FieldPath([.key("effects"), .index(builder.eventCount)]))
     }
   }
 
-  /// Adds the line's entry through the fast path (see ``JournalBuilder/addEntry(tape:at:path:checkpointRequired:branches:)``);
-  /// `false` when the line is anything else, or anything the fast path does not take.
+  /// Adds the line's entry from its tokens (see ``JournalBuilder/addEntry(tape:at:list:position:checkpointRequired:branches:)``);
+  /// `false` when the line is anything else, or a value the tape does not take: the line is
+  /// then read as a tree, which reports the exact error.
   private func addEntryFromTape(
     _ line: UnsafeBufferPointer<UInt8>, to builder: inout JournalBuilder<State, Action>
   ) throws(JournalImportError) -> Bool {
@@ -184,7 +183,8 @@ struct NDJSONLoader<State: Decodable & Sendable, Action: Decodable & Sendable> {
     guard (try? tape.read(&parser)) != nil, (try? parser.finish()) != nil else { return false }
     let view = tape.view
     guard view[0].kind == .object, view[0].count == 1, view.string(1, is: "entry") else { return false }
-    return try addEntry(&builder, view, 2, "entries", builder.entryCount, true)
+    try addEntry(&builder, view, 2, "entries", builder.entryCount, true)
+    return true
   }
 
   private func header(

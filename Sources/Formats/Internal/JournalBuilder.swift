@@ -7,16 +7,16 @@ import Foundation
 /// the Journal JSON, NDJSON and Redux DevTools importers.
 ///
 /// Adds the entry object at token `entry` of a tape to a builder, as
-/// ``JournalBuilder/addEntry(tape:at:path:checkpointRequired:branches:)`` does; its path is
-/// `key[position]`, and `streamed` says the entry comes from an NDJSON stream (its first entry
-/// carries the base state, and it may turn to another branch). Formed by
-/// ``JournalBuilder/tapeEntryAdder()`` in an importer's inlinable public entry point, so that the
-/// entries are added by code specialized for the app's types.
+/// ``JournalBuilder/addEntry(tape:at:list:position:checkpointRequired:branches:)`` does; it is
+/// element `position` of the document's `list`, and `streamed` says the entry comes from an
+/// NDJSON stream (its first entry carries the base state, and it may turn to another branch).
+/// Formed by ``JournalBuilder/tapeEntryAdder()`` in an importer's inlinable public entry point,
+/// so that the entries are added by code specialized for the app's types.
 @usableFromInline
 typealias TapeEntryAdder<State: Decodable & Sendable, Action: Decodable & Sendable> = (
-  _ builder: inout JournalBuilder<State, Action>, _ tape: JSONTapeView, _ entry: Int, _ key: String,
+  _ builder: inout JournalBuilder<State, Action>, _ tape: JSONTapeView, _ entry: Int, _ list: String,
   _ position: Int, _ streamed: Bool
-) throws(JournalImportError) -> Bool
+) throws(JournalImportError) -> Void
 
 /// Nothing is applied anywhere until ``content`` is complete: an import that throws leaves no
 /// trace.
@@ -29,6 +29,8 @@ typealias TapeEntryAdder<State: Decodable & Sendable, Action: Decodable & Sendab
 struct JournalBuilder<State: Decodable & Sendable, Action: Decodable & Sendable> {
   @usableFromInline var content: JournalContent<State, Action>
   private let decoder = TypedDecoder()
+  /// Where an entry held as a tree is read again (see ``addEntry(_:position:checkpointRequired:branches:)``).
+  private let treeTape = JSONTape()
   @usableFromInline let tapeDecoder = JSONTapeDecoder()
   /// The texts of the actions decoded last, and the actions (see ``decodeAction(_:at:)``).
   @usableFromInline var actionTexts: [[UInt8]] = []
@@ -132,7 +134,33 @@ struct JournalBuilder<State: Decodable & Sendable, Action: Decodable & Sendable>
 
   // MARK: Entries
 
-  /// Reads one entry object: `path` is where it sits (`entries[n]`).
+  /// Adds one entry object held as a tree, element `position` of `entries`: its text is read
+  /// onto a tape and added by ``addEntry(tape:at:list:position:checkpointRequired:branches:)``,
+  /// so that an entry is read one way, with the same errors, however it came. Entries come as
+  /// trees only where a document puts them before its header, or a line the tape does not take.
+  mutating func addEntry(
+    _ value: JSONValue, position: Int, checkpointRequired: Bool = false, branches: Bool = false
+  ) throws(JournalImportError) {
+    try treeTape.reading(tree: value) { view throws(JournalImportError) in
+      try addEntry(
+        tape: view, at: 0, list: "entries", position: position, checkpointRequired: checkpointRequired,
+        branches: branches)
+    }
+  }
+
+  /// What adds an entry read from tokens (see ``TapeEntryAdder``); specialized for the caller's
+  /// types when the caller is.
+  @inlinable
+  static func tapeEntryAdder() -> TapeEntryAdder<State, Action> {
+    { builder, tape, entry, list, position, streamed throws(JournalImportError) in
+      try builder.addEntry(
+        tape: tape, at: entry, list: list, position: position, checkpointRequired: streamed,
+        branches: streamed)
+    }
+  }
+
+  /// Adds the entry object at token `entry` of `tape`, element `position` of the document's
+  /// `list` (`entries[n]`).
   ///
   /// - Parameters:
   ///   - checkpointRequired: Whether the first entry must carry the base state (streams).
@@ -140,63 +168,43 @@ struct JournalBuilder<State: Decodable & Sendable, Action: Decodable & Sendable>
   ///     journal was truncated to start a branch: the entries from there on are replaced) or jump
   ///     to another one (the journal was restored or reset: what came before is dropped). NDJSON
   ///     streams record such turns as they happen.
+  @inlinable
   mutating func addEntry(
-    _ value: JSONValue, path: FieldPath, checkpointRequired: Bool = false, branches: Bool = false
+    tape: JSONTapeView, at entry: Int, list: String, position: Int, checkpointRequired: Bool = false,
+    branches: Bool = false
   ) throws(JournalImportError) {
     let ordinal = entryCount
     guard ordinal < limits.maxEntries else {
       throw .tooLarge(entry: ordinal, field: "entries", limit: limits.maxEntries)
     }
-    let reader = try FieldReader(value, path: path)
-    let fields = try EntryFields(reader)
-    try prepare(fields, path: path, branches: branches)
-    guard try reader.bool("replayable") else {
-      throw .notReplayable(entry: ordinal, field: path.appending("action").description)
+    let read = try EntryFields.TapeEntry(TapeFieldReader(tape, at: entry, list: list, position: position))
+    try prepare(read.fields, path: read.path, branches: branches)
+    let actionToken = try read.action(ordinal: ordinal)
+    guard let action = decodeAction(tape, at: actionToken) else {
+      throw decodingError(Action.self, tape, at: actionToken, path: read.path.appending("action"))
     }
-    let action = try decoder.decode(
-      Action.self, from: reader.required("action"), path: path.appending("action"))
-    if let resync = fields.checkpointIsResync {
-      let checkpoint = try reader.object("checkpoint")
-      let state = try decodeState(checkpoint.required("state"), path: checkpoint.path.appending("state"))
-      try addCheckpoint(state, index: fields.index, kind: resync ? .resync : .interval, path: checkpoint.path)
-    }
-    try finish(fields, action: action, path: path, checkpointRequired: checkpointRequired)
-  }
-
-  /// What adds an entry read from tokens (see ``TapeEntryAdder``); specialized for the caller's
-  /// types when the caller is.
-  @inlinable
-  static func tapeEntryAdder() -> TapeEntryAdder<State, Action> {
-    { builder, tape, entry, key, position, streamed throws(JournalImportError) in
-      try builder.addEntry(
-        tape: tape, at: entry, path: FieldPath([.key(key), .index(position)]), checkpointRequired: streamed,
-        branches: streamed)
-    }
-  }
-
-  /// Adds the entry object at token `entry` of `tape` (see ``addEntry(_:path:checkpointRequired:branches:)``)
-  /// when every field is as the fast path reads it, and returns `true`. Otherwise it changes
-  /// nothing and returns `false`: the caller then adds the entry from its tree, which reports
-  /// the exact error, if any.
-  @inlinable
-  mutating func addEntry(
-    tape: JSONTapeView, at entry: Int, path: @autoclosure () -> FieldPath, checkpointRequired: Bool = false,
-    branches: Bool = false
-  ) throws(JournalImportError) -> Bool {
-    guard entryCount < limits.maxEntries, let read = EntryFields.read(tape, at: entry), read.replayable,
-      let action = decodeAction(tape, at: read.action)
-    else { return false }
     if let token = read.state, let resync = read.fields.checkpointIsResync {
-      guard let state = try? tapeDecoder.decode(State.self, from: tape, at: token) else { return false }
-      try prepare(read.fields, path: path(), branches: branches)
-      try addCheckpoint(
-        state, index: read.fields.index, kind: resync ? .resync : .interval,
-        path: path().appending("checkpoint"))
-    } else {
-      try prepare(read.fields, path: path(), branches: branches)
+      let path = read.path.appending("checkpoint")
+      guard let state = try? tapeDecoder.decode(State.self, from: tape, at: token) else {
+        throw decodingError(State.self, tape, at: token, path: path.appending("state"))
+      }
+      try addCheckpoint(state, index: read.fields.index, kind: resync ? .resync : .interval, path: path)
     }
-    try finish(read.fields, action: action, path: path(), checkpointRequired: checkpointRequired)
-    return true
+    try finish(read.fields, action: action, path: read.path, checkpointRequired: checkpointRequired)
+  }
+
+  /// Why the value at token `index` of `tape`, which the fast decode refused, does not decode as
+  /// `type`: the error that names its field.
+  @usableFromInline
+  func decodingError<Value: Decodable>(
+    _ type: Value.Type, _ tape: JSONTapeView, at index: Int, path: FieldPath
+  ) -> JournalImportError {
+    do {
+      _ = try decoder.decode(type, from: tape, at: index, path: path)
+    } catch {
+      return error
+    }
+    return .invalidValue(entry: path.entryIndex, field: path.description, reason: "does not decode")
   }
 
   /// The action at token `index`, `nil` when it does not decode. An action type without
@@ -223,7 +231,7 @@ struct JournalBuilder<State: Decodable & Sendable, Action: Decodable & Sendable>
   }
 
   /// Checks the order of an entry whose envelope is read, after moving to its branch (see
-  /// ``addEntry(_:path:checkpointRequired:branches:)``): what comes before decoding its action.
+  /// ``addEntry(tape:at:list:position:checkpointRequired:branches:)``): what comes before decoding its action.
   @inlinable
   mutating func prepare(
     _ fields: EntryFields, path: @autoclosure () -> FieldPath, branches: Bool
@@ -237,7 +245,7 @@ struct JournalBuilder<State: Decodable & Sendable, Action: Decodable & Sendable>
   }
 
   /// Moves to the branch of an entry whose resync checkpoint is at `index`, where `nextIndex`
-  /// was expected (see ``addEntry(_:path:checkpointRequired:branches:)``).
+  /// was expected (see ``addEntry(tape:at:list:position:checkpointRequired:branches:)``).
   @usableFromInline
   mutating func turn(to index: Int, from nextIndex: Int) {
     if index >= content.entries.startIndex && index < nextIndex {
