@@ -42,7 +42,7 @@ import TracerFixtures
     // would not return.
     let sink = try Sink(
       url: url, options: ExportOptions(), writing: .inBackground(), followingSymbolicLinks: false,
-      napInterval: 3_600, handOff: .queueing, format: .specialized)
+      napInterval: 3_600, handOff: .specialized, format: .specialized)
     let (store, _) = makeTracedStore(.init(sinks: [sink]), probe: false)
     store.send(.increment)
     sink.flush()

@@ -32,11 +32,11 @@ private func outcome(_ bytes: [UInt8], blockSize: Int?) -> Result<[String], Jour
       if let blockSize {
         try CounterJournal.importJournalJSON(
           DocumentWindow(ArrayBlocks(bytes), blockSize: blockSize, limit: limits.maxBytes),
-          configuration: configuration, limits: limits, addingEntries: JournalBuilder.tapeEntryAdder())
+          configuration: configuration, limits: limits, addingEntries: .specialized)
       } else {
         try CounterJournal.importJournalJSON(
           Data(bytes), configuration: configuration, limits: limits,
-          addingEntries: JournalBuilder.tapeEntryAdder())
+          addingEntries: .specialized)
       }
     let journal = CounterJournal(content: content, configuration: configuration) {
       Counter().reduce(into: &$0, action: $1)
@@ -108,7 +108,7 @@ private func outcome(_ bytes: [UInt8], blockSize: Int?) -> Result<[String], Jour
     let window = DocumentWindow(source, blockSize: 512, limit: .max)
     let content = try CounterJournal.importJournalJSON(
       window, configuration: .init(maxEntries: nil, maxBytes: nil), limits: .default,
-      addingEntries: JournalBuilder.tapeEntryAdder())
+      addingEntries: .specialized)
     #expect(content.entries.count == 2_000)
     #expect(bytes.count > 100_000)
     #expect(window.bytes.count < 2 * 512)
@@ -121,7 +121,7 @@ private func outcome(_ bytes: [UInt8], blockSize: Int?) -> Result<[String], Jour
     #expect(throws: JournalImportError.tooLarge(entry: nil, field: "(document)", limit: 50)) {
       try CounterJournal.importJournalJSON(
         window, configuration: .init(maxEntries: nil, maxBytes: nil), limits: .default,
-        addingEntries: JournalBuilder.tapeEntryAdder())
+        addingEntries: .specialized)
     }
   }
 }

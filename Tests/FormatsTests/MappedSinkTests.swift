@@ -32,7 +32,7 @@ import TracerFixtures
   ) throws -> (mapped: Sink, each: Sink, store: CounterStore) {
     let mapped = try Sink(
       url: temporaryFile(), options: ExportOptions(), writing: .mapped(chunkBytes: chunkBytes),
-      followingSymbolicLinks: false, napInterval: 0.002, handOff: .queueing, format: .specialized,
+      followingSymbolicLinks: false, napInterval: 0.002, handOff: .specialized, format: .specialized,
       writingZeros: writingZeros)
     let each = try Sink(url: temporaryFile())
     let (store, _) = makeTracedStore(.init(checkpointInterval: 4, sinks: [mapped, each]), probe: false)
@@ -85,7 +85,7 @@ import TracerFixtures
   func linesAcrossManyChunksAreAllKept(writingZeros: Bool) throws {
     let mapped = try Sink(
       url: temporaryFile(), options: ExportOptions(), writing: .mapped(chunkBytes: 4_096),
-      followingSymbolicLinks: false, napInterval: 0.002, handOff: .queueing, format: .specialized,
+      followingSymbolicLinks: false, napInterval: 0.002, handOff: .specialized, format: .specialized,
       writingZeros: writingZeros)
     defer { remove(mapped) }
     let (store, _) = makeTracedStore(.init(maxEntries: 10, sinks: [mapped]), probe: false)

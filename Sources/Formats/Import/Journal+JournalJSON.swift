@@ -25,7 +25,7 @@ extension Journal where State: Decodable, Action: Decodable {
   ) throws(JournalImportError) where R.State == State, R.Action == Action {
     try self.init(
       journalJSON: data, configuration: configuration, limits: limits,
-      addingEntries: JournalBuilder.tapeEntryAdder()
+      addingEntries: .specialized
     ) { reducer.reduce(into: &$0, action: $1) }
   }
 
@@ -41,7 +41,7 @@ extension Journal where State: Decodable, Action: Decodable {
   ) throws(JournalImportError) where R.State == State, R.Action == Action {
     try self.init(
       contentsOfJournalJSON: url, configuration: configuration, limits: limits,
-      addingEntries: JournalBuilder.tapeEntryAdder()
+      addingEntries: .specialized
     ) { reducer.reduce(into: &$0, action: $1) }
   }
 
@@ -50,7 +50,7 @@ extension Journal where State: Decodable, Action: Decodable {
   @usableFromInline
   convenience init(
     journalJSON data: Data, configuration: Configuration, limits: JournalImportLimits,
-    addingEntries addEntry: TapeEntryAdder<State, Action>,
+    addingEntries addEntry: EntryAdding<State, Action>,
     reduce: @escaping @Sendable (inout State, Action) -> Effect<Action>
   ) throws(JournalImportError) {
     let content = try Self.importJournalJSON(
@@ -63,7 +63,7 @@ extension Journal where State: Decodable, Action: Decodable {
   @usableFromInline
   convenience init(
     contentsOfJournalJSON url: URL, configuration: Configuration, limits: JournalImportLimits,
-    addingEntries addEntry: TapeEntryAdder<State, Action>,
+    addingEntries addEntry: EntryAdding<State, Action>,
     reduce: @escaping @Sendable (inout State, Action) -> Effect<Action>
   ) throws(JournalImportError) {
     let file = try FileInput(url)
@@ -76,7 +76,7 @@ extension Journal where State: Decodable, Action: Decodable {
 
   static func importJournalJSON(
     _ data: Data, configuration: Configuration, limits: JournalImportLimits,
-    addingEntries addEntry: TapeEntryAdder<State, Action>
+    addingEntries addEntry: EntryAdding<State, Action>
   ) throws(JournalImportError) -> JournalContent<State, Action> {
     guard data.count <= limits.maxBytes else {
       throw .tooLarge(entry: nil, field: "(document)", limit: limits.maxBytes)
@@ -100,7 +100,7 @@ extension Journal where State: Decodable, Action: Decodable {
   /// writes it) is read all the same, holding those lists.
   static func importJournalJSON(
     _ window: DocumentWindow, configuration: Configuration, limits: JournalImportLimits,
-    addingEntries addEntry: TapeEntryAdder<State, Action>
+    addingEntries addEntry: EntryAdding<State, Action>
   ) throws(JournalImportError) -> JournalContent<State, Action> {
     var reader = WindowedParser(window, limits: limits.parser)
     guard try reader.peek(UInt8(ascii: "{")) else {
@@ -165,7 +165,7 @@ extension Journal where State: Decodable, Action: Decodable {
   /// returns how many it held.
   private static func streamList(
     _ key: String, into builder: inout JournalBuilder<State, Action>, reader: inout WindowedParser,
-    addingEntries addEntry: TapeEntryAdder<State, Action>
+    addingEntries addEntry: EntryAdding<State, Action>
   ) throws(JournalImportError) -> Int {
     try reader.step { parser throws(JSONParser.Failure) in try parser.beginArray() }
     let tape = JSONTape()
@@ -174,7 +174,7 @@ extension Journal where State: Decodable, Action: Decodable {
       // An entry is read from tokens; a value the tape does not take is read as a tree, which
       // reports the exact error.
       if key == "entries", try reader.readTape(tape) != nil {
-        try addEntry(&builder, tape.view, 0, key, index, false)
+        try addEntry.add(&builder, tape.view, 0, key, index, false)
         reader.parser.endMember()
         index += 1
         continue

@@ -19,7 +19,7 @@ extension Journal where State: Decodable, Action: Decodable {
   ) throws(JournalImportError) -> NDJSONLoadResult<State, Action> where R.State == State, R.Action == Action {
     try loadNDJSON(
       contentsOf: url, configuration: configuration, limits: limits,
-      addingEntries: JournalBuilder.tapeEntryAdder()
+      addingEntries: .specialized
     ) { reducer.reduce(into: &$0, action: $1) }
   }
 
@@ -31,7 +31,7 @@ extension Journal where State: Decodable, Action: Decodable {
     limits: JournalImportLimits = .default
   ) throws(JournalImportError) -> NDJSONLoadResult<State, Action> where R.State == State, R.Action == Action {
     try loadNDJSON(
-      data, configuration: configuration, limits: limits, addingEntries: JournalBuilder.tapeEntryAdder()
+      data, configuration: configuration, limits: limits, addingEntries: .specialized
     ) { reducer.reduce(into: &$0, action: $1) }
   }
 
@@ -40,7 +40,7 @@ extension Journal where State: Decodable, Action: Decodable {
   @usableFromInline
   static func loadNDJSON(
     contentsOf url: URL, configuration: Configuration, limits: JournalImportLimits,
-    addingEntries addEntry: @escaping TapeEntryAdder<State, Action>,
+    addingEntries addEntry: EntryAdding<State, Action>,
     reduce: @escaping @Sendable (inout State, Action) -> Effect<Action>
   ) throws(JournalImportError) -> NDJSONLoadResult<State, Action> {
     let file = try FileInput(url)
@@ -60,7 +60,7 @@ extension Journal where State: Decodable, Action: Decodable {
   @usableFromInline
   static func loadNDJSON(
     _ data: Data, configuration: Configuration, limits: JournalImportLimits,
-    addingEntries addEntry: @escaping TapeEntryAdder<State, Action>,
+    addingEntries addEntry: EntryAdding<State, Action>,
     reduce: @escaping @Sendable (inout State, Action) -> Effect<Action>
   ) throws(JournalImportError) -> NDJSONLoadResult<State, Action> {
     var loader = NDJSONLoader<State, Action>(
@@ -85,11 +85,11 @@ struct NDJSONLoader<State: Decodable & Sendable, Action: Decodable & Sendable> {
   private var scratch = JSONParser.Scratch()
   /// The tokens of the line being read, reused from line to line.
   private let tape = JSONTape()
-  private let addEntry: TapeEntryAdder<State, Action>
+  private let addEntry: EntryAdding<State, Action>
 
   init(
     configuration: Journal<State, Action>.Configuration, limits: JournalImportLimits,
-    addingEntries addEntry: @escaping TapeEntryAdder<State, Action>
+    addingEntries addEntry: EntryAdding<State, Action>
   ) {
     self.configuration = configuration
     self.limits = limits
@@ -183,7 +183,7 @@ struct NDJSONLoader<State: Decodable & Sendable, Action: Decodable & Sendable> {
     guard (try? tape.read(&parser)) != nil, (try? parser.finish()) != nil else { return false }
     let view = tape.view
     guard view[0].kind == .object, view[0].count == 1, view.string(1, is: "entry") else { return false }
-    try addEntry(&builder, view, 2, "entries", builder.entryCount, true)
+    try addEntry.add(&builder, view, 2, "entries", builder.entryCount, true)
     return true
   }
 

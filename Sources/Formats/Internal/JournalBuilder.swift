@@ -6,24 +6,43 @@ import Foundation
 /// Builds a journal's content from the parts of an imported file, validating each one; shared by
 /// the Journal JSON, NDJSON and Redux DevTools importers.
 ///
-/// Adds the entry object at token `entry` of a tape to a builder, as
-/// ``JournalBuilder/addEntry(tape:at:list:position:checkpointRequired:branches:)`` does; it is
-/// element `position` of the document's `list`, and `streamed` says the entry comes from an
-/// NDJSON stream (its first entry carries the base state, and it may turn to another branch).
-/// Formed by ``JournalBuilder/tapeEntryAdder()`` in an importer's inlinable public entry point,
-/// so that the entries are added by code specialized for the app's types.
+/// Adds an entry read from tokens to a builder, as
+/// ``JournalBuilder/addEntry(tape:at:list:position:checkpointRequired:branches:)`` does, with
+/// code formed in the client (see ``ClientSpecialized``).
 @usableFromInline
-typealias TapeEntryAdder<State: Decodable & Sendable, Action: Decodable & Sendable> = (
-  _ builder: inout JournalBuilder<State, Action>, _ tape: JSONTapeView, _ entry: Int, _ list: String,
-  _ position: Int, _ streamed: Bool
-) throws(JournalImportError) -> Void
+struct EntryAdding<State: Decodable & Sendable, Action: Decodable & Sendable> {
+  /// Adds the entry object at token `entry` of `tape`, element `position` of the document's
+  /// `list`; `streamed` says it comes from an NDJSON stream (its first entry carries the base
+  /// state, and it may turn to another branch).
+  @usableFromInline
+  typealias Add = (
+    _ builder: inout JournalBuilder<State, Action>, _ tape: JSONTapeView, _ entry: Int, _ list: String,
+    _ position: Int, _ streamed: Bool
+  ) throws(JournalImportError) -> Void
+
+  let add: Add
+
+  @usableFromInline
+  init(add: @escaping Add) {
+    self.add = add
+  }
+
+  @inlinable
+  static var specialized: EntryAdding {
+    EntryAdding { builder, tape, entry, list, position, streamed throws(JournalImportError) in
+      try builder.addEntry(
+        tape: tape, at: entry, list: list, position: position, checkpointRequired: streamed,
+        branches: streamed)
+    }
+  }
+}
 
 /// Nothing is applied anywhere until ``content`` is complete: an import that throws leaves no
 /// trace.
 ///
 /// What an import does per entry read from tokens (``addEntry(tape:at:path:checkpointRequired:branches:)``)
 /// is inlinable, for the importers' public initializers to run it specialized for the app's
-/// types (see ``TapeEntryAdder``): in generic code, each value of `Action` it makes, keeps or
+/// types (see ``EntryAdding``): in generic code, each value of `Action` it makes, keeps or
 /// moves looks up type metadata, which cost a tenth of an import.
 @usableFromInline
 struct JournalBuilder<State: Decodable & Sendable, Action: Decodable & Sendable> {
@@ -145,17 +164,6 @@ struct JournalBuilder<State: Decodable & Sendable, Action: Decodable & Sendable>
       try addEntry(
         tape: view, at: 0, list: "entries", position: position, checkpointRequired: checkpointRequired,
         branches: branches)
-    }
-  }
-
-  /// What adds an entry read from tokens (see ``TapeEntryAdder``); specialized for the caller's
-  /// types when the caller is.
-  @inlinable
-  static func tapeEntryAdder() -> TapeEntryAdder<State, Action> {
-    { builder, tape, entry, list, position, streamed throws(JournalImportError) in
-      try builder.addEntry(
-        tape: tape, at: entry, list: list, position: position, checkpointRequired: streamed,
-        branches: streamed)
     }
   }
 

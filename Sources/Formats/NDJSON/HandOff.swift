@@ -1,6 +1,7 @@
 import ChronicleTracer
 
-/// How a background sink hands over what it records (see `NDJSONFileSink.handOff`).
+/// How a background sink hands over what it records (see `NDJSONFileSink.handOff`), as
+/// closures formed in the client (see ``ClientSpecialized``).
 @usableFromInline
 struct HandOff<State: Sendable, Action: Sendable>: Sendable {
   let entry:
@@ -23,10 +24,9 @@ struct HandOff<State: Sendable, Action: Sendable>: Sendable {
 }
 
 extension HandOff {
-  /// Queues lines for the background writer; formed in the client when the sink's inlinable
-  /// initializer is.
+  /// Queues lines for the background writer (see ``ClientSpecialized``).
   @inlinable
-  static var queueing: HandOff {
+  static var specialized: HandOff {
     HandOff(
       entry: { $0.enqueue(entry: $1, checkpoint: $2, metadata: $3) },
       event: { $0.enqueue(event: $1, metadata: $2) })

@@ -1,8 +1,8 @@
 import ChronicleJSON
 import ChronicleTracer
 
-/// How the sink formats its lines: closures formed where the sink is created, in the client, as
-/// ``HandOff`` is, so that an entry's line is written by code specialized for the client's types.
+/// How the sink formats its lines: closures formed where the sink is created, in the client (see
+/// ``ClientSpecialized``), so that an entry's line is written by code specialized for the client's types.
 /// The sink's file reaches them from its own code, unspecialized, where every generic value the
 /// formatting touched (the entry, its action, the pending line) looked up its type's metadata.
 @usableFromInline
@@ -37,7 +37,7 @@ struct LineFormat<State: Sendable, Action: Sendable>: Sendable {
 }
 
 extension LineFormat {
-  /// The entry and event lines; formed in the client when the sink's inlinable initializer is.
+  /// The entry and event lines (see ``ClientSpecialized``).
   @inlinable
   static var specialized: LineFormat {
     LineFormat(

@@ -102,7 +102,7 @@ public final class NDJSONFileSink<State: Sendable, Action: Sendable>: JournalSin
   ) throws(JournalExportError) {
     try self.init(
       url: url, options: options, writing: writing, followingSymbolicLinks: followingSymbolicLinks,
-      napInterval: BackgroundWriter<State, Action>.napInterval, handOff: .queueing, format: .specialized)
+      napInterval: BackgroundWriter<State, Action>.napInterval, handOff: .specialized, format: .specialized)
   }
 
   /// The public initializer, with the background thread's nap between batches given.
