@@ -91,7 +91,7 @@ let package = Package(
     .executableTarget(name: "Demo", dependencies: ["Chronicle"], path: "Examples/Demo"),
     .executableTarget(
       name: "ChronicleCLI", dependencies: ["ChronicleStore", "ChronicleTracer", "ChronicleFormats"],
-      path: "Sources/ChronicleCLI"),
+      path: "Sources/CLI"),
     // Opens the HTML viewer in headless Chromium (skipped, with a message, where it is missing).
     .testTarget(
       name: "ViewerTests",
@@ -118,7 +118,7 @@ let package = Package(
       path: "Tests/PersistenceCrashWriter"),
     // Helpers shared by the test targets (not a product).
     .target(
-      name: "ChronicleTestSupport", dependencies: ["ChronicleLocks", "ChronicleStore"], path: "Tests/Support"),
+      name: "ChronicleTestSupport", dependencies: ["ChronicleLocks", "ChronicleStore"], path: "Tests/TestSupport"),
     .testTarget(
       name: "InspectionTests", dependencies: ["ChronicleInspection", "ChronicleTestSupport"],
       path: "Tests/InspectionTests"),

@@ -51,7 +51,8 @@ let package = Package(
         .product(name: "ChronicleMiddleware", package: library),
         .product(name: "ChronicleStore", package: library),
         .product(name: "Logging", package: "swift-log"),
-      ]
+      ],
+      path: "Sources/Logging"
     ),
     .target(
       name: "ChronicleDistributedTracing",
@@ -59,7 +60,8 @@ let package = Package(
         .product(name: "ChronicleStore", package: library),
         .product(name: "ChronicleInspection", package: library),
         .product(name: "Tracing", package: "swift-distributed-tracing"),
-      ]
+      ],
+      path: "Sources/DistributedTracing"
     ),
     .executableTarget(
       name: "TracedCounter",
@@ -83,7 +85,8 @@ let package = Package(
         .product(name: "ChronicleStore", package: library),
         .product(name: "ChronicleInspection", package: library),
         .product(name: "Logging", package: "swift-log"),
-      ]
+      ],
+      path: "Tests/LoggingTests"
     ),
     .testTarget(
       name: "ChronicleDistributedTracingTests",
@@ -94,7 +97,8 @@ let package = Package(
         .product(name: "ChronicleInspection", package: library),
         .product(name: "ChronicleClocks", package: library),
         .product(name: "Tracing", package: "swift-distributed-tracing"),
-      ]
+      ],
+      path: "Tests/DistributedTracingTests"
     ),
     .testTarget(
       name: "OTLPEndToEndTests",
@@ -121,11 +125,13 @@ let package = Package(
         .product(name: "NIOHTTP1", package: "swift-nio"),
         .product(name: "NIOWebSocket", package: "swift-nio"),
         .product(name: "CompressNIO", package: "compress-nio"),
-      ]
+      ],
+      path: "Sources/InspectorServer"
     ),
     .executableTarget(
       name: "ChronicleInspector",
-      dependencies: ["ChronicleInspectorServer"]
+      dependencies: ["ChronicleInspectorServer"],
+      path: "Sources/Inspector"
     ),
     .testTarget(
       name: "ChronicleInspectorServerTests",
@@ -139,6 +145,7 @@ let package = Package(
         .product(name: "NIOWebSocket", package: "swift-nio"),
         .product(name: "CompressNIO", package: "compress-nio"),
       ],
+      path: "Tests/InspectorServerTests",
       // The browser tests' scripts run from the source tree, found beside the tests' files.
       exclude: ["browser"]
     ),
@@ -156,7 +163,8 @@ let package = Package(
         .product(name: "NIOHTTP1", package: "swift-nio"),
         .product(name: "NIOWebSocket", package: "swift-nio"),
         .product(name: "CompressNIO", package: "compress-nio"),
-      ]
+      ],
+      path: "Sources/LiveLink"
     ),
     .executableTarget(
       name: "InspectedCounter",
@@ -196,7 +204,8 @@ let package = Package(
         .product(name: "NIOHTTP1", package: "swift-nio"),
         .product(name: "NIOWebSocket", package: "swift-nio"),
         .product(name: "CompressNIO", package: "compress-nio"),
-      ]
+      ],
+      path: "Tests/LiveLinkTests"
     ),
   ],
   swiftLanguageModes: [.v6]
