@@ -50,13 +50,13 @@ package struct JSONParser {
   }
 
   /// The input; a document read in blocks moves it (see ``rebase(onto:dropped:)``).
-  package private(set) var bytes: UnsafeBufferPointer<UInt8>
+  package internal(set) var bytes: UnsafeBufferPointer<UInt8>
   package let limits: Limits
   /// Where reading is: the tape reader (JSONTape.swift) moves it too.
   package var position = 0
   package var depth = 0
   /// Where the value being read sits: the tape reader (JSONTape.swift) reads it for its failures.
-  private(set) var path = FieldPath()
+  var path = FieldPath()
   /// The members and elements of the objects and arrays being read, innermost last: each
   /// container is copied out once, at its end, into an array of its exact size, rather than
   /// grown (and reallocated) member by member. Kept across values, so reading entry after entry
