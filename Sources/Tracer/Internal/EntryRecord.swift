@@ -58,7 +58,7 @@ package struct EntryRecord<Action> {
     self.action = action
   }
 
-  @inlinable package static var unknownDuration: UInt32 { .max }
+  @inlinable package static var unknownDuration: UInt32 { EntryNumbers.unknownDuration }
 
   /// `nanoseconds` as a stored duration: clamped to 0 ... 2^32 - 2 (about 4.3 s).
   @inlinable
