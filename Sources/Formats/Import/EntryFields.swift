@@ -78,7 +78,7 @@ struct EntryFields {
   /// The checkpoint's kind, `nil` when the entry has none.
   @usableFromInline var checkpointIsResync: Bool?
 
-  static let unknownDuration = EntryRecord<Int>.unknownDuration
+  static let unknownDuration = EntryNumbers.unknownDuration
 
   init(_ reader: FieldReader) throws(JournalImportError) {
     index = try reader.integer("index", in: JournalNumberRange.indices)
