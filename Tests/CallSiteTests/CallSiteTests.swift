@@ -7,9 +7,9 @@ import Foundation
 import Synchronization
 import Testing
 
-// Not `@testable`: every site is read through the public API (and the journal's storage through
-// its `package` API). Each expected line is taken with `#line` right before the call it names,
-// so the expectations follow the code when it moves.
+// Not `@testable`: every site is read through the public API (how the journal stores sites is
+// tested in TracerTests, SiteStorageTests). Each expected line is taken with `#line` right before
+// the call it names, so the expectations follow the code when it moves.
 
 private let thisFile = "CallSiteTests/CallSiteTests.swift"
 
@@ -235,26 +235,6 @@ private func recordedJournal() async -> (Journal<Loader.State, Loader.Action>, u
     let (store, journal) = tracedStore(capturesCallSites: false)
     store.send(.increment)
     #expect(journal.snapshot().entries.map(\.site) == [nil])
-  }
-
-  @Test func anEntryStaysSixtyFourBytesWithItsSiteCode() {
-    #expect(MemoryLayout<EntryRecord<UInt8>>.stride == 64)
-  }
-
-  @Test func entriesFromTwoLinesKeepTwoSites() {
-    let journal = Journal<Loader.State, Loader.Action>(
-      reducer: Loader(), configuration: .init(maxEntries: nil, maxBytes: nil))
-    let store = Store(initialState: Loader.State(), reducer: Loader(), middleware: [.tracer(journal)])
-    for _ in 0..<50_000 {
-      store.send(.increment)
-      store.send(.increment)
-    }
-    let snapshot = journal.snapshot()
-    #expect(snapshot.count == 100_000)
-    var codes = Set<UInt32>()
-    snapshot.content.entries.forEach(in: snapshot.indices) { codes.insert($0.site) }
-    #expect(codes.count == 2)
-    #expect(snapshot.content.sites.pairs.count == 2)
   }
 
   // MARK: Formats

@@ -34,35 +34,35 @@ extension JournalSnapshot {
 
   func writeChromeTrace(into stream: inout ExportStream, options: ExportOptions) throws(JournalExportError) {
     let input = RecordedTrace(
-      content: content, objects: JournalObjectWriter<State, Action>(redaction: options.redaction))
+      snapshot: self, objects: JournalObjectWriter<State, Action>(redaction: options.redaction))
     try ChromeTraceBuilder(input: input).write(into: &stream)
   }
 }
 
 /// A recorded journal as the Chrome trace's input: its actions pass through the export's redaction.
 private struct RecordedTrace<State: Sendable, Action: Sendable>: ChromeTraceInput {
-  let content: JournalContent<State, Action>
+  let snapshot: JournalSnapshot<State, Action>
   let objects: JournalObjectWriter<State, Action>
 
-  var entryCount: Int { content.entries.count }
+  var entryCount: Int { snapshot.count }
 
   func entry(at position: Int) -> ChromeTraceEntry {
-    let index = content.entries.startIndex + position
-    let record = content.entries[index]
+    let index = snapshot.indices.lowerBound + position
+    let numbers = snapshot.entryNumbers(at: index)
     return ChromeTraceEntry(
-      index: index, sequence: record.sequence, time: record.time, chainNanos: record.chainNanos,
-      reducerNanos: record.reducerNanos, reducerOffsetNanos: record.reducerOffsetNanos, parent: record.parent,
-      effect: record.effect)
+      index: index, sequence: numbers.sequence, time: numbers.time, chainNanos: numbers.chainNanos,
+      reducerNanos: numbers.reducerNanos, reducerOffsetNanos: numbers.reducerOffsetNanos,
+      parent: numbers.parent, effect: numbers.effect)
   }
 
   func position(ofSequence sequence: UInt64) -> Int? {
-    content.index(ofSequence: sequence).map { $0 - content.entries.startIndex }
+    snapshot.index(ofSequence: sequence).map { $0 - snapshot.indices.lowerBound }
   }
 
-  var effectEvents: [EventFields] { content.effectEventFields(redaction: objects.encoder.redaction) }
+  var effectEvents: [EventFields] { snapshot.effectEventFields(redaction: objects.encoder.redaction) }
 
   func action(at position: Int) -> (name: String, args: [JSONMember]) {
-    let entry = content.entry(at: content.entries.startIndex + position)
+    let entry = snapshot.exportedEntry(at: snapshot.indices.lowerBound + position)
     let (action, _, name) = objects.action(entry.action)
     var args: [JSONMember] = [
       JSONMember("seq", .integer(entry.sequence)), JSONMember("index", .integer(entry.index)),
@@ -75,5 +75,7 @@ private struct RecordedTrace<State: Sendable, Action: Sendable>: ChromeTraceInpu
     return (name, args)
   }
 
-  var origin: String? { Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(content.origin) }
+  var origin: String? {
+    Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(snapshot.metadata.origin)
+  }
 }

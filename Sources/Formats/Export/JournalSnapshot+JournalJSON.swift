@@ -48,7 +48,7 @@ extension JournalSnapshot {
   ) throws(JournalExportError) {
     let objects = JournalObjectWriter<State, Action>(redaction: options.redaction)
     let meta = objects.meta(
-      metadata, counts: (firstIndex: indices.lowerBound, entries: count, effects: content.events.count))
+      metadata, counts: (firstIndex: indices.lowerBound, entries: count, effects: effectEvents.count))
     stream.writer.raw(#"{"format":"#)
     stream.writer.string(JournalWireFormat.journalFormat)
     stream.writer.raw(#","version":"#)
@@ -67,7 +67,7 @@ extension JournalSnapshot {
       var checkpoint: JournalCheckpoint<State>?
       if let next = checkpoints, next.index == entry.index {
         checkpoint = next
-        checkpoints = content.checkpoints.first(after: entry.index)
+        checkpoints = self.checkpoint(after: entry.index)
       }
       if !first { stream.writer.raw(",") }
       first = false
@@ -80,7 +80,7 @@ extension JournalSnapshot {
     case .checkpoints:
       try entries.write(self, objects, &stream)
     case .everyEntry:
-      checkpoints = content.checkpoints.first(after: indices.lowerBound)
+      checkpoints = checkpoint(after: indices.lowerBound)
       try forEachState { (entry, state) throws(JournalExportError) in try write(entry, stateAfter: state) }
     }
     stream.writer.raw(#"],"effects":["#)
@@ -118,19 +118,18 @@ extension JournalJSONEntries {
   @inlinable
   static var specialized: JournalJSONEntries {
     JournalJSONEntries { snapshot, objects, stream throws(JournalExportError) in
-      let content = snapshot.content
       let indices = snapshot.indices
-      var checkpoints = content.checkpoints.first(after: indices.lowerBound)
+      var checkpoints = snapshot.checkpoint(after: indices.lowerBound)
       // By position in a range of integers: no generic collection witness runs.
       for index in indices {
         var checkpoint: JournalCheckpoint<State>?
         if let next = checkpoints, next.index == index {
           checkpoint = next
-          checkpoints = content.checkpoints.first(after: index)
+          checkpoints = snapshot.checkpoint(after: index)
         }
         if index > indices.lowerBound { stream.writer.raw(",") }
         objects.writeEntry(
-          content.entry(at: index), checkpoint: checkpoint, stateAfter: nil, into: &stream.writer)
+          snapshot.exportedEntry(at: index), checkpoint: checkpoint, stateAfter: nil, into: &stream.writer)
         try stream.flushIfNeeded()
       }
     }

@@ -53,7 +53,7 @@ private struct RecordedReduxDevTools<State: Sendable, Action: Sendable>: ReduxDe
   var entryCount: Int { snapshot.count }
 
   func fluxAction(at position: Int) -> JSONValue {
-    let entry = snapshot.content.entry(at: snapshot.indices.lowerBound + position)
+    let entry = snapshot.exportedEntry(at: snapshot.indices.lowerBound + position)
     let (payload, replayable, name) = objects.action(entry.action)
     var meta: [JSONMember] = [
       JSONMember("seq", .integer(entry.sequence)), JSONMember("index", .integer(entry.index)),
@@ -70,18 +70,14 @@ private struct RecordedReduxDevTools<State: Sendable, Action: Sendable>: ReduxDe
   }
 
   func wallNanos(at position: Int) -> Int64 {
-    let index = snapshot.indices.lowerBound + position
-    return snapshot.content.originWallNanos
-      + snapshot.content.wallNanos(of: snapshot.content.entries[index], at: index)
+    snapshot.entryNumbers(at: snapshot.indices.lowerBound + position).wallNanos
   }
 
   func sites(at position: Int) -> (site: RecordedCallSite?, effectSite: RecordedCallSite?) {
-    let pair = snapshot.content.sites.pair(
-      for: snapshot.content.entries[snapshot.indices.lowerBound + position].site)
-    return (pair?.site, pair?.effectSite)
+    snapshot.callSites(at: snapshot.indices.lowerBound + position)
   }
 
-  var originWallNanos: Int64 { snapshot.content.originWallNanos }
+  var originWallNanos: Int64 { snapshot.originWallNanos }
 
   var baseState: JSONValue { snapshot.baseState.map(objects.state) ?? .null }
 

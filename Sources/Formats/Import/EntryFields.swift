@@ -25,7 +25,7 @@ struct EntryFields {
   /// The checkpoint's kind, `nil` when the entry has none.
   @usableFromInline var checkpointIsResync: Bool?
 
-  static let unknownDuration = EntryRecord<Int>.unknownDuration
+  static let unknownDuration = EntryNumbers.unknownDuration
 
   /// Reads an entry object's envelope (see ``read(_:)``).
   init<Reader: ObjectReader>(_ reader: Reader) throws(JournalImportError) {

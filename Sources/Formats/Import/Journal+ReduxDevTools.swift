@@ -45,42 +45,40 @@ struct ReduxDevToolsImporter<State: Decodable & Sendable, Action: Decodable & Se
       throw JournalImportError(error)
     }
     var file = try ReduxDevToolsFile(FieldReader(root, path: FieldPath()), limits: limits)
+    let checkpointInterval = configuration.effectiveCheckpointInterval
     var content = JournalContent<State, Action>(
-      originWallNanos: 0, originMonotonic: 0, checkpointInterval: configuration.effectiveCheckpointInterval,
-      chunkCapacity: 1024)
+      originWallNanos: 0, originMonotonic: 0, checkpointInterval: checkpointInterval, chunkCapacity: 1024)
+    content.setOrigin(wallNanos: 0)
     // A lifted export of a journal without a base state (nothing recorded yet) has `null` for
     // it: unless `null` is a `State`, the journal imports without one too, its first checkpoint
     // the state after the first action.
     let liftedWithoutBase = file.isLifted && file.baseState == .null
     do throws(JournalImportError) {
       let base = try decoder.decode(State.self, from: file.baseState, path: file.baseStatePath)
-      content.checkpoints.append(
+      content.appendCheckpoint(
         JournalCheckpoint(index: 0, kind: .resync, state: base), size: configuration.size(of: base))
-      content.stateShape = TypeFingerprint.shape(of: base)
+      content.noteStateShape(of: base)
     } catch {
       guard liftedWithoutBase else { throw error }
     }
     while let action = try file.nextAction(rejectingUnreplayable: true) {
-      if action.ordinal == 0, let wall = action.wallTime { content.originWallNanos = wall }
+      if action.ordinal == 0, let wall = action.wallTime { content.setOrigin(wallNanos: wall) }
       // States computed by the extension become checkpoints, as a recorded journal keeps them.
       // computedStates[k] is the state after stagedActionIds[k]: the one before this action is
       // at `position - 1`.
-      if action.ordinal > 0, action.ordinal % content.checkpointInterval == 0 || content.checkpoints.isEmpty,
+      if action.ordinal > 0, action.ordinal % checkpointInterval == 0 || content.lastCheckpointIndex == nil,
         let position = action.stagedPosition,
         let computed = try file.computedState(at: position - 1, entry: action.ordinal)
       {
         let state = try decoder.decode(State.self, from: computed.value, path: computed.path)
-        if content.checkpoints.isEmpty { content.stateShape = TypeFingerprint.shape(of: state) }
-        content.checkpoints.append(
-          JournalCheckpoint(
-            index: action.ordinal, kind: content.checkpoints.isEmpty ? .resync : .interval, state: state),
+        let isFirst = content.lastCheckpointIndex == nil
+        if isFirst { content.noteStateShape(of: state) }
+        content.appendCheckpoint(
+          JournalCheckpoint(index: action.ordinal, kind: isFirst ? .resync : .interval, state: state),
           size: configuration.size(of: state))
       }
       try append(action, into: &content)
     }
-    let now = MonotonicClock.now()
-    let wallNow = Int64((Date().timeIntervalSince1970 * 1e9).rounded())
-    content.originMonotonic = now &- (wallNow &- content.originWallNanos)
     return content
   }
 
@@ -89,17 +87,11 @@ struct ReduxDevToolsImporter<State: Decodable & Sendable, Action: Decodable & Se
   ) throws(JournalImportError) {
     let decoded = try decoder.decode(
       Action.self, from: action.payload(), path: action.flux.path.appending("payload"))
-    let cause = action.cause
-    let record = EntryRecord(
-      sequence: action.sequence, time: 0,
-      parent: cause.parent ?? 0, effect: cause.effect ?? 0, chainNanos: 0,
-      reducerNanos: EntryRecord<Action>.unknownDuration,
-      reducerOffsetNanos: EntryRecord<Action>.unknownDuration,
-      context: content.strings.code(for: action.context, at: content.entries.endIndex),
-      causeLabel: content.strings.code(for: cause.label, at: content.entries.endIndex),
-      site: content.sites.code(for: action.site, effectSite: action.effectSite),
-      causeKind: cause.kind.code, flags: action.stopped ? .stopped : [], action: decoded)
-    content.appendImported(
-      record, wallTime: (action.wallTime ?? content.originWallNanos) &- content.originWallNanos)
+    content.appendImportedEntry(
+      sequence: action.sequence, time: 0, wallNanos: action.wallTime, context: action.context,
+      cause: action.cause, site: action.site, effectSite: action.effectSite, stopped: action.stopped,
+      chainNanos: 0, reducerNanos: EntryNumbers.unknownDuration,
+      reducerOffsetNanos: EntryNumbers.unknownDuration,
+      action: decoded)
   }
 }

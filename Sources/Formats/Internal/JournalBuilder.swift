@@ -59,8 +59,8 @@ struct JournalBuilder<State: Decodable & Sendable, Action: Decodable & Sendable>
   private var fileStateShape: String?
   @usableFromInline var order = EntryOrder()
   @usableFromInline var entryCount = 0
-  /// Whether `content.checkpoints` holds one: asked for every entry, which the generic
-  /// checkpoint list answers at the cost of a few type metadata look-ups.
+  /// Whether `content` holds a checkpoint: asked for every entry, which the generic content
+  /// answers at the cost of a few type metadata look-ups.
   @usableFromInline var hasCheckpoint = false
   /// Whether `Action` holds no references (see ``decodeAction(_:at:)``).
   @usableFromInline let actionsAreValues = _isPOD(Action.self)
@@ -70,12 +70,10 @@ struct JournalBuilder<State: Decodable & Sendable, Action: Decodable & Sendable>
     originWallNanos: Int64, checkpointInterval: Int, limits: JournalImportLimits,
     stateSize: @escaping (State) -> Int
   ) {
-    let now = MonotonicClock.now()
-    let wallNow = Int64((Date().timeIntervalSince1970 * 1e9).rounded())
-    // Times recorded after the import continue the file's clock, approximately.
     content = JournalContent(
-      originWallNanos: originWallNanos, originMonotonic: now &- (wallNow &- originWallNanos),
-      checkpointInterval: checkpointInterval, chunkCapacity: 1024)
+      originWallNanos: originWallNanos, originMonotonic: 0, checkpointInterval: checkpointInterval,
+      chunkCapacity: 1024)
+    content.setOrigin(wallNanos: originWallNanos)
     self.limits = limits
     self.stateSize = stateSize
   }
@@ -113,12 +111,12 @@ struct JournalBuilder<State: Decodable & Sendable, Action: Decodable & Sendable>
   /// Requires the first entry to have position `index`.
   mutating func expectFirstIndex(_ index: Int) {
     order.expect(index: index)
-    content.entries.reset(startingAt: index)
+    content.startEntries(at: index)
   }
 
   mutating func expectStateShape(_ shape: String?) {
     fileStateShape = shape
-    content.stateShape = shape
+    content.setStateShape(shape)
   }
 
   // MARK: States
@@ -134,7 +132,7 @@ struct JournalBuilder<State: Decodable & Sendable, Action: Decodable & Sendable>
   )
     throws(JournalImportError)
   {
-    if content.checkpoints.last == nil, let fileStateShape {
+    if content.lastCheckpointIndex == nil, let fileStateShape {
       let found = TypeFingerprint(name: TypeFingerprint.qualifiedName(of: State.self), shape: fileStateShape)
       let expected = TypeFingerprint.of(value: state)
       if let difference = expected.difference(from: found) {
@@ -142,11 +140,11 @@ struct JournalBuilder<State: Decodable & Sendable, Action: Decodable & Sendable>
           .state, expected: expected.description, found: found.description, difference: difference)
       }
     }
-    if content.stateShape == nil { content.stateShape = TypeFingerprint.shape(of: state) }
-    if let last = content.checkpoints.last, last.index > index {
+    content.noteStateShape(of: state)
+    if let last = content.lastCheckpointIndex, last > index {
       throw .invalidValue(entry: path.entryIndex, field: path.description, reason: "checkpoint out of order")
     }
-    content.checkpoints.append(
+    content.appendCheckpoint(
       JournalCheckpoint(index: index, kind: kind, state: state), size: stateSize(state))
     hasCheckpoint = true
   }
@@ -249,30 +247,15 @@ struct JournalBuilder<State: Decodable & Sendable, Action: Decodable & Sendable>
       turn(to: index, from: nextIndex)
     }
     try order.check(fields, ordinal: entryCount, path: path())
-    if order.nextIndex == nil { content.entries.reset(startingAt: index) }
+    if order.nextIndex == nil { content.startEntries(at: index) }
   }
 
   /// Moves to the branch of an entry whose resync checkpoint is at `index`, where `nextIndex`
   /// was expected (see ``addEntry(tape:at:list:position:checkpointRequired:branches:)``).
   @usableFromInline
   mutating func turn(to index: Int, from nextIndex: Int) {
-    if index >= content.entries.startIndex && index < nextIndex {
-      content.entries.removeLast(from: index)
-      content.checkpoints.removeAll(after: index)
-      hasCheckpoint = content.checkpoints.last != nil
-      var firstDropped = content.events.endIndex
-      while firstDropped > content.events.startIndex,
-        content.events[firstDropped - 1].position > Int64(index)
-      {
-        firstDropped -= 1
-      }
-      content.events.removeLast(from: firstDropped)
-    } else {
-      content.entries.reset(startingAt: index)
-      content.checkpoints.removeAll()
-      hasCheckpoint = false
-      content.events.reset(startingAt: content.events.endIndex)
-    }
+    content.turn(to: index, from: nextIndex)
+    hasCheckpoint = content.lastCheckpointIndex != nil
     order.expect(index: index)
   }
 
@@ -289,17 +272,11 @@ struct JournalBuilder<State: Decodable & Sendable, Action: Decodable & Sendable>
       throw .missingField(entry: nil, field: "baseState")
     }
 
-    let cause = fields.cause
-    let record = EntryRecord(
-      sequence: fields.sequence, time: fields.time,
-      parent: cause.parent ?? 0, effect: cause.effect ?? 0,
+    content.appendImportedEntry(
+      sequence: fields.sequence, time: fields.time, wallNanos: fields.wallTime, context: fields.context,
+      cause: fields.cause, site: fields.site, effectSite: fields.effectSite, stopped: fields.stopped,
       chainNanos: fields.chainNanos, reducerNanos: fields.reducerNanos,
-      reducerOffsetNanos: fields.reducerOffsetNanos,
-      context: content.strings.code(for: fields.context, at: content.entries.endIndex),
-      causeLabel: content.strings.code(for: cause.label, at: content.entries.endIndex),
-      site: content.sites.code(for: fields.site, effectSite: fields.effectSite),
-      causeKind: cause.kind.code, flags: fields.stopped ? .stopped : [], action: action)
-    content.appendImported(record, wallTime: fields.wallTime &- content.originWallNanos)
+      reducerOffsetNanos: fields.reducerOffsetNanos, action: action)
     order.accept(fields)
     entryCount += 1
   }
@@ -312,14 +289,9 @@ struct JournalBuilder<State: Decodable & Sendable, Action: Decodable & Sendable>
       throw .tooLarge(entry: nil, field: "effects", limit: limits.maxEntries)
     }
     let fields = try EventFields(FieldReader(value, path: path))
-    let position = Int(fields.position)
-    let failure = content.strings.code(for: fields.error, at: position)
-    content.events.append(
-      EventRecord(
-        effect: fields.effect, parent: fields.cause.parent ?? 0, time: fields.time, position: fields.position,
-        label: content.strings.code(for: fields.cause.label, at: position),
-        ids: content.idLists.code(for: fields.ids, at: position),
-        failure: failure, causeKind: fields.cause.kind.code, phase: fields.phase))
+    content.appendImportedEvent(
+      effect: fields.effect, phase: fields.phase, failure: fields.error, time: fields.time,
+      position: fields.position, cause: fields.cause, ids: fields.ids)
     eventCount += 1
   }
 }

@@ -179,19 +179,19 @@ private struct RecordedViewerInput<State: Sendable, Action: Sendable>: ViewerInp
   var entryCount: Int { snapshot.count }
 
   func row(at position: Int) -> ViewerRow {
-    let content = snapshot.content
-    let index = content.entries.startIndex + position
-    let entry = content.entry(at: index)
+    let index = snapshot.indices.lowerBound + position
+    let entry = snapshot.exportedEntry(at: index)
+    let numbers = snapshot.entryNumbers(at: index)
     let (action, replayable, name) = objects.action(entry.action)
     return ViewerRow(
-      index: index, sequence: entry.sequence, time: content.entries[index].time, context: entry.context,
+      index: index, sequence: entry.sequence, time: numbers.time, context: entry.context,
       causeKind: entry.cause.kind.rawValue, causeParent: entry.cause.parent, causeLabel: entry.cause.label,
-      causeEffect: entry.cause.effect, type: name, duration: Int64(content.entries[index].chainNanos),
+      causeEffect: entry.cause.effect, type: name, duration: Int64(numbers.chainNanos),
       actionJSON: JSONText.compact(action.cut(atDepth: Self.maxStateDepth)), outcome: entry.outcome.rawValue,
       replayable: replayable, site: entry.site, effectSite: entry.effectSite)
   }
 
-  var effectEvents: [EventFields] { snapshot.content.effectEventFields(redaction: objects.encoder.redaction) }
+  var effectEvents: [EventFields] { snapshot.effectEventFields(redaction: objects.encoder.redaction) }
 
   var baseState: JSONValue? {
     snapshot.count > 0 ? snapshot.baseState.map { objects.state($0).cut(atDepth: Self.maxStateDepth) } : nil

@@ -7,7 +7,7 @@
 /// ``ChunkedList``, as the entries are, so that a snapshot shares them and appending after one
 /// copies nothing.
 @usableFromInline
-package struct ActionBytes: Sendable {
+struct ActionBytes: Sendable {
   /// An entry's index and its action's heap bytes.
   @usableFromInline
   struct Item: Sendable {
@@ -23,29 +23,29 @@ package struct ActionBytes: Sendable {
   /// The counted entries, each at a position of its own (not its entry's index).
   @usableFromInline var items = ChunkedList<Item>(chunkCapacity: 256)
   /// The sum of the bytes counted.
-  @usableFromInline package var total = 0
+  @usableFromInline var total = 0
 
-  @usableFromInline package init() {}
+  @usableFromInline init() {}
 
   /// The bytes counted and the room their records take.
-  @inlinable package var byteCount: Int {
+  @inlinable var byteCount: Int {
     total + items.count * MemoryLayout<Item>.stride
   }
 
   /// Counts `bytes` for the entry at `index`, which follows every entry counted so far.
   @inlinable
-  package mutating func append(_ bytes: Int, at index: Int) {
+  mutating func append(_ bytes: Int, at index: Int) {
     guard bytes > 0 else { return }
     items.append(Item(index: index, bytes: bytes))
     total += bytes
   }
 
   /// The first position to walk from with ``bytes(in:from:)``.
-  package var startPosition: Int { items.startIndex }
+  var startPosition: Int { items.startIndex }
 
   /// The bytes counted for the entries in `range`, given a position at or before the first of
   /// them, which is moved past them: a walk over consecutive ranges costs the records it passes.
-  package func bytes(in range: Range<Int>, from position: inout Int) -> Int {
+  func bytes(in range: Range<Int>, from position: inout Int) -> Int {
     position = max(position, items.startIndex)
     while position < items.endIndex, items[position].index < range.lowerBound { position += 1 }
     var sum = 0
@@ -57,7 +57,7 @@ package struct ActionBytes: Sendable {
   }
 
   /// Forgets the entries before `index` (committed).
-  package mutating func removeAll(before index: Int) {
+  mutating func removeAll(before index: Int) {
     var position = items.startIndex
     while position < items.endIndex, items[position].index < index {
       total -= items[position].bytes
@@ -67,7 +67,7 @@ package struct ActionBytes: Sendable {
   }
 
   /// Forgets the entries from `index` on (truncated).
-  package mutating func removeAll(from index: Int) {
+  mutating func removeAll(from index: Int) {
     var position = items.endIndex
     while position > items.startIndex, items[position - 1].index >= index {
       position -= 1
@@ -77,7 +77,7 @@ package struct ActionBytes: Sendable {
   }
 
   /// Forgets every entry.
-  package mutating func removeAll() {
+  mutating func removeAll() {
     self = ActionBytes()
   }
 }

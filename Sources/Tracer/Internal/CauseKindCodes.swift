@@ -51,7 +51,7 @@ extension Cause.Kind {
   // that the hot path neither looks them up nor hashes the name.
   /// The kind as entries store it.
   @inlinable
-  package var code: UInt16 {
+  var code: UInt16 {
     switch rawValue {
     case "user": 0
     case "effect": 1
@@ -66,7 +66,7 @@ extension Cause.Kind {
   }
 
   /// The kind stored under `code`.
-  package init(code: UInt16) {
+  init(code: UInt16) {
     self = CauseKindCodes.kind(for: code)
   }
 }

@@ -1,38 +1,38 @@
 /// A journal's checkpoints in index order, with cheap removal from the front.
 @usableFromInline
-package struct CheckpointList<State: Sendable>: Sendable {
-  @usableFromInline package var items: [JournalCheckpoint<State>] = []
-  @usableFromInline package var sizes: [Int] = []
+struct CheckpointList<State: Sendable>: Sendable {
+  @usableFromInline var items: [JournalCheckpoint<State>] = []
+  @usableFromInline var sizes: [Int] = []
   /// Whether the checkpoint at the same position was estimated without the buffers it shares
   /// with the one before it (see ``append(estimating:)``).
-  package var sharesWithPrevious: [Bool] = []
-  @usableFromInline package var head = 0
+  var sharesWithPrevious: [Bool] = []
+  @usableFromInline var head = 0
   /// The approximate bytes of the states held.
-  @usableFromInline package var byteCount = 0
+  @usableFromInline var byteCount = 0
   /// The heap buffers of the last checkpoint whose state was walked (at ``buffersIndex``): a
   /// buffer a later checkpoint shares with it is counted once. Emptied whenever that checkpoint
   /// goes, so that an address is never compared once its buffer may have been freed and reused.
-  package var lastBuffers: Set<UInt> = []
-  package var buffersIndex: Int?
+  var lastBuffers: Set<UInt> = []
+  var buffersIndex: Int?
   /// How many more checkpoints count ``reusedSize`` instead of walking their state: a walk that
   /// costs more is made less often (see ``StateSizeEstimate``).
-  package var reuses = 0
-  package var reusedSize = 0
+  var reuses = 0
+  var reusedSize = 0
 
-  package var all: ArraySlice<JournalCheckpoint<State>> { items[head...] }
-  @usableFromInline package init() {}
+  var all: ArraySlice<JournalCheckpoint<State>> { items[head...] }
+  @usableFromInline init() {}
 
-  @inlinable package var isEmpty: Bool { head == items.count }
+  @inlinable var isEmpty: Bool { head == items.count }
   /// The index of the last checkpoint, without copying its state.
-  @inlinable package var lastIndex: Int? { head < items.count ? items[items.count - 1].index : nil }
-  package var last: JournalCheckpoint<State>? { head < items.count ? items[items.count - 1] : nil }
-  package var first: JournalCheckpoint<State>? { head < items.count ? items[head] : nil }
-  package var count: Int { items.count - head }
+  @inlinable var lastIndex: Int? { head < items.count ? items[items.count - 1].index : nil }
+  var last: JournalCheckpoint<State>? { head < items.count ? items[items.count - 1] : nil }
+  var first: JournalCheckpoint<State>? { head < items.count ? items[head] : nil }
+  var count: Int { items.count - head }
 
   /// Adds a checkpoint after the last one, or replaces the last one at the same index, whose
   /// size is `size`.
   @usableFromInline
-  package mutating func append(_ checkpoint: JournalCheckpoint<State>, size: Int) {
+  mutating func append(_ checkpoint: JournalCheckpoint<State>, size: Int) {
     append(checkpoint, size: size, sharesWithPrevious: false)
     forgetBuffers()
   }
@@ -54,7 +54,7 @@ package struct CheckpointList<State: Sendable>: Sendable {
   /// walked, so that an estimate costs about as little per action for a large state as for a small
   /// one. Only a size measured against a previous checkpoint is reused (a first one counts
   /// everything).
-  package mutating func append(estimating checkpoint: JournalCheckpoint<State>) {
+  mutating func append(estimating checkpoint: JournalCheckpoint<State>) {
     let replacing = lastIndex == checkpoint.index
     // A replaced checkpoint's buffers go with it.
     if replacing, buffersIndex == checkpoint.index { forgetBuffers() }
@@ -91,20 +91,20 @@ package struct CheckpointList<State: Sendable>: Sendable {
 
   /// The last checkpoint at or before `index`.
   @usableFromInline
-  package func nearest(atOrBefore index: Int) -> JournalCheckpoint<State>? {
+  func nearest(atOrBefore index: Int) -> JournalCheckpoint<State>? {
     guard let position = position(atOrBefore: index) else { return nil }
     return items[position]
   }
 
   /// The size counted for the checkpoint at `index`; 0 when there is none.
-  package func size(ofCheckpointAt index: Int) -> Int {
+  func size(ofCheckpointAt index: Int) -> Int {
     guard let position = position(atOrBefore: index), items[position].index == index else { return 0 }
     return sizes[position]
   }
 
   /// The first checkpoint after `index`.
   @usableFromInline
-  package func first(after index: Int) -> JournalCheckpoint<State>? {
+  func first(after index: Int) -> JournalCheckpoint<State>? {
     let next = (position(atOrBefore: index) ?? head - 1) + 1
     return next < items.count ? items[next] : nil
   }
@@ -120,7 +120,7 @@ package struct CheckpointList<State: Sendable>: Sendable {
   }
 
   /// Removes the checkpoints before `index`.
-  package mutating func removeAll(before index: Int) {
+  mutating func removeAll(before index: Int) {
     let oldHead = head
     while head < items.count, items[head].index < index {
       byteCount -= sizes[head]
@@ -147,7 +147,7 @@ package struct CheckpointList<State: Sendable>: Sendable {
   }
 
   /// Removes the checkpoints after `index`.
-  package mutating func removeAll(after index: Int) {
+  mutating func removeAll(after index: Int) {
     while items.count > head, items[items.count - 1].index > index {
       byteCount -= sizes.removeLast()
       sharesWithPrevious.removeLast()
@@ -156,14 +156,14 @@ package struct CheckpointList<State: Sendable>: Sendable {
     if let buffersIndex, buffersIndex > index { forgetBuffers() }
   }
 
-  package mutating func removeAll() {
+  mutating func removeAll() {
     self = CheckpointList()
   }
 }
 
 extension CheckpointList {
   /// Adds a checkpoint before the first one.
-  package mutating func prepend(_ checkpoint: JournalCheckpoint<State>, size: Int) {
+  mutating func prepend(_ checkpoint: JournalCheckpoint<State>, size: Int) {
     precondition(first.map { checkpoint.index < $0.index } ?? true, "checkpoints must stay in order")
     if head > 0 {
       head -= 1

@@ -7,15 +7,15 @@
 /// slot is read while written.
 /// `count`, the number of initialized slots, is only used by the writer and by `deinit`.
 @usableFromInline
-package final class Chunk<Element>: @unchecked Sendable {
-  @usableFromInline package let capacity: Int
-  @usableFromInline package let slots: UnsafeMutablePointer<Element>
+final class Chunk<Element>: @unchecked Sendable {
+  @usableFromInline let capacity: Int
+  @usableFromInline let slots: UnsafeMutablePointer<Element>
   // Unchecked: a chunk is only appended to by its list's owner, under the journal's lock, and
   // the dynamic exclusivity check on `count += 1` cost ~60 instructions per recorded action.
-  @exclusivity(unchecked) @usableFromInline package var count = 0
+  @exclusivity(unchecked) @usableFromInline var count = 0
 
   @usableFromInline
-  package init(capacity: Int) {
+  init(capacity: Int) {
     self.capacity = capacity
     slots = .allocate(capacity: capacity)
   }
@@ -26,17 +26,17 @@ package final class Chunk<Element>: @unchecked Sendable {
   }
 
   @inlinable
-  package var isFull: Bool { count == capacity }
+  var isFull: Bool { count == capacity }
 
   @inlinable
-  package func append(_ element: Element) {
+  func append(_ element: Element) {
     (slots + count).initialize(to: element)
     count += 1
   }
 
   /// A new chunk holding copies of the first `prefix` slots, for truncating without touching
   /// slots a snapshot may read.
-  package func copy(prefix: Int) -> Chunk {
+  func copy(prefix: Int) -> Chunk {
     let chunk = Chunk(capacity: capacity)
     chunk.slots.initialize(from: slots, count: prefix)
     chunk.count = prefix

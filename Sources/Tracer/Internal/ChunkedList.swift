@@ -4,25 +4,25 @@
 /// O(chunks), and appending after a snapshot never moves the elements the snapshot reads.
 /// Dropping from the front releases whole chunks; truncating copies at most one chunk.
 @usableFromInline
-package struct ChunkedList<Element>: @unchecked Sendable {
+struct ChunkedList<Element>: @unchecked Sendable {
   // `@unchecked Sendable`: see `Chunk`. A list value is only ever read by the thread that owns
   // it, and the slots it covers are immutable.
 
-  @usableFromInline package var chunks: [Chunk<Element>] = []
+  @usableFromInline var chunks: [Chunk<Element>] = []
   /// The last chunk, which appends go to: kept apart so that appending does not go through the
   /// array.
-  @usableFromInline package var tail: Chunk<Element>?
+  @usableFromInline var tail: Chunk<Element>?
   /// The absolute index of the first slot of `chunks[0]`.
-  @usableFromInline package var chunkBase = 0
+  @usableFromInline var chunkBase = 0
   /// The absolute index of the first element.
-  @usableFromInline package var startIndex = 0
+  @usableFromInline var startIndex = 0
   /// The absolute index past the last element.
-  @usableFromInline package var endIndex = 0
-  @usableFromInline package let shift: Int
+  @usableFromInline var endIndex = 0
+  @usableFromInline let shift: Int
 
   /// - Parameter chunkCapacity: Slots per chunk, rounded up to a power of two.
   @usableFromInline
-  package init(chunkCapacity: Int, startIndex: Int = 0) {
+  init(chunkCapacity: Int, startIndex: Int = 0) {
     var shift = 0
     while 1 << shift < max(chunkCapacity, 1) { shift += 1 }
     self.shift = shift
@@ -31,12 +31,12 @@ package struct ChunkedList<Element>: @unchecked Sendable {
     self.endIndex = startIndex
   }
 
-  @inlinable package var count: Int { endIndex - startIndex }
-  @inlinable package var isEmpty: Bool { startIndex == endIndex }
-  package var indices: Range<Int> { startIndex..<endIndex }
+  @inlinable var count: Int { endIndex - startIndex }
+  @inlinable var isEmpty: Bool { startIndex == endIndex }
+  var indices: Range<Int> { startIndex..<endIndex }
 
   @inlinable
-  package subscript(index: Int) -> Element {
+  subscript(index: Int) -> Element {
     precondition(index >= startIndex && index < endIndex, "index \(index) out of \(startIndex)..<\(endIndex)")
     let offset = index - chunkBase
     return chunks[offset >> shift].slots[offset & ((1 << shift) - 1)]
@@ -47,7 +47,7 @@ package struct ChunkedList<Element>: @unchecked Sendable {
   ///
   /// Inlinable, so that the loop is specialized with `body` inlined in it (a replay's reducer).
   @inlinable
-  package func forEach(in range: Range<Int>, _ body: (Element) -> Void) {
+  func forEach(in range: Range<Int>, _ body: (Element) -> Void) {
     precondition(
       range.isEmpty || (range.lowerBound >= startIndex && range.upperBound <= endIndex),
       "range \(range) out of \(startIndex)..<\(endIndex)")
@@ -67,7 +67,7 @@ package struct ChunkedList<Element>: @unchecked Sendable {
   }
 
   @inlinable
-  package mutating func append(_ element: Element) {
+  mutating func append(_ element: Element) {
     // Unretained: `chunks` keeps the tail alive; `if let tail` retained and released it.
     if tail != nil, Unmanaged.passUnretained(tail.unsafelyUnwrapped)._withUnsafeGuaranteedRef({ !$0.isFull })
     {
@@ -80,7 +80,7 @@ package struct ChunkedList<Element>: @unchecked Sendable {
 
   /// Adds an empty chunk at the end and returns it.
   @usableFromInline
-  package mutating func appendChunk() -> Chunk<Element> {
+  mutating func appendChunk() -> Chunk<Element> {
     let chunk = Chunk<Element>(capacity: 1 << shift)
     chunks.append(chunk)
     tail = chunk
@@ -88,7 +88,7 @@ package struct ChunkedList<Element>: @unchecked Sendable {
   }
 
   /// Drops the elements before `index`.
-  package mutating func removeFirst(upTo index: Int) {
+  mutating func removeFirst(upTo index: Int) {
     let index = min(max(index, startIndex), endIndex)
     startIndex = index
     let wholeChunks = (index - chunkBase) >> shift
@@ -112,7 +112,7 @@ package struct ChunkedList<Element>: @unchecked Sendable {
   /// the journal's byte cap (2,000 actions of 200 KB under an 8 MiB cap: 234 MB resident). The
   /// slots dropped before, which hold the element kept then, are overwritten again: at most one
   /// chunk's slots per call.
-  package mutating func removeFirst(releasing index: Int) {
+  mutating func removeFirst(releasing index: Int) {
     let oldStart = startIndex
     removeFirst(upTo: index)
     guard startIndex < endIndex, !chunks.isEmpty else { return }
@@ -130,7 +130,7 @@ package struct ChunkedList<Element>: @unchecked Sendable {
   }
 
   /// Drops the elements from `index` on.
-  package mutating func removeLast(from index: Int) {
+  mutating func removeLast(from index: Int) {
     let index = min(max(index, startIndex), endIndex)
     guard index < endIndex else { return }
     let offset = index - chunkBase
@@ -152,7 +152,7 @@ package struct ChunkedList<Element>: @unchecked Sendable {
 
   /// Removes everything and restarts at `index`.
   @usableFromInline
-  package mutating func reset(startingAt index: Int) {
+  mutating func reset(startingAt index: Int) {
     chunks.removeAll()
     tail = nil
     chunkBase = index

@@ -11,34 +11,34 @@ import Foundation
 /// ``time``. An imported entry whose wall time says otherwise is flagged ``EntryFlags/wallTimeApart``
 /// and its wall time kept in ``JournalContent/wallTimes``.
 @usableFromInline
-package struct EntryRecord<Action> {
+struct EntryRecord<Action> {
   /// The store's sequence number.
-  @usableFromInline package var sequence: UInt64
+  @usableFromInline var sequence: UInt64
   /// Monotonic nanoseconds since the journal's origin, when the tracer received the action.
-  @usableFromInline package var time: Int64
+  @usableFromInline var time: Int64
   /// The sequence number of the cause's parent; 0 when there is none.
-  @usableFromInline package var parent: UInt64
+  @usableFromInline var parent: UInt64
   /// The serial number of the effect that sent the action; 0 when there is none.
-  @usableFromInline package var effect: UInt64
+  @usableFromInline var effect: UInt64
   /// Nanoseconds spent in the rest of the chain and the reducer, saturated.
-  @usableFromInline package var chainNanos: UInt32
+  @usableFromInline var chainNanos: UInt32
   /// Nanoseconds spent in the reducer, saturated; `unknownDuration` without a probe.
-  @usableFromInline package var reducerNanos: UInt32
+  @usableFromInline var reducerNanos: UInt32
   /// Nanoseconds from `time` to the start of the reducer; `unknownDuration` without a probe.
-  @usableFromInline package var reducerOffsetNanos: UInt32
+  @usableFromInline var reducerOffsetNanos: UInt32
   /// Code of the context label in the journal's string table.
-  @usableFromInline package var context: UInt32
+  @usableFromInline var context: UInt32
   /// Code of the cause's label in the journal's string table.
-  @usableFromInline package var causeLabel: UInt32
+  @usableFromInline var causeLabel: UInt32
   /// Code of the action's call sites in the journal's ``SiteTable``; 0 when there is none.
-  @usableFromInline package var site: UInt32
+  @usableFromInline var site: UInt32
   /// The cause's kind, as its code in ``CauseKindCodes``.
-  @usableFromInline package var causeKind: UInt16
-  @usableFromInline package var flags: EntryFlags
-  @usableFromInline package var action: Action
+  @usableFromInline var causeKind: UInt16
+  @usableFromInline var flags: EntryFlags
+  @usableFromInline var action: Action
 
   @inlinable
-  package init(
+  init(
     sequence: UInt64, time: Int64, parent: UInt64, effect: UInt64, chainNanos: UInt32,
     reducerNanos: UInt32, reducerOffsetNanos: UInt32, context: UInt32, causeLabel: UInt32, site: UInt32 = 0,
     causeKind: UInt16, flags: EntryFlags, action: Action
@@ -58,24 +58,24 @@ package struct EntryRecord<Action> {
     self.action = action
   }
 
-  @inlinable package static var unknownDuration: UInt32 { .max }
+  @inlinable static var unknownDuration: UInt32 { EntryNumbers.unknownDuration }
 
   /// `nanoseconds` as a stored duration: clamped to 0 ... 2^32 - 2 (about 4.3 s).
   @inlinable
-  package static func duration(_ nanoseconds: Int64) -> UInt32 {
+  static func duration(_ nanoseconds: Int64) -> UInt32 {
     UInt32(clamping: min(max(nanoseconds, 0), Int64(UInt32.max - 1)))
   }
 }
 
 /// Facts about an entry, one bit each.
 @usableFromInline
-package struct EntryFlags: OptionSet, Sendable {
-  @usableFromInline package var rawValue: UInt8
-  @inlinable package init(rawValue: UInt8) { self.rawValue = rawValue }
+struct EntryFlags: OptionSet, Sendable {
+  @usableFromInline var rawValue: UInt8
+  @inlinable init(rawValue: UInt8) { self.rawValue = rawValue }
   /// A later middleware stopped the action: the reducer did not run.
-  @inlinable package static var stopped: EntryFlags { EntryFlags(rawValue: 1) }
+  @inlinable static var stopped: EntryFlags { EntryFlags(rawValue: 1) }
   /// The entry's wall time is not the origin's plus its time: it is in ``JournalContent/wallTimes``.
-  @inlinable package static var wallTimeApart: EntryFlags { EntryFlags(rawValue: 2) }
+  @inlinable static var wallTimeApart: EntryFlags { EntryFlags(rawValue: 2) }
 }
 
 extension EntryRecord: Sendable where Action: Sendable {}
@@ -90,7 +90,7 @@ extension EntryRecord where Action: Sendable {
   ///   - wallNanos: Its wall time in nanoseconds since `originWallNanos`.
   ///   - sites: The call sites its `site` code stands for.
   @inlinable
-  package func journalEntry(
+  func journalEntry(
     at index: Int, wallNanos: Int64, originWallNanos: Int64, context: String?, cause: Cause,
     sites: SiteTable.Pair?
   ) -> JournalEntry<Action> {

@@ -1,23 +1,25 @@
 /// One effect lifecycle event as stored: fixed-size, strings as table codes.
+///
+/// Only its ``Phase`` is `package`: the importers read an event's phase by name.
 @usableFromInline
 package struct EventRecord: Sendable {
-  package var effect: UInt64
+  var effect: UInt64
   /// The sequence number of the cause's parent; 0 when there is none.
-  package var parent: UInt64
+  var parent: UInt64
   /// Monotonic nanoseconds since the journal's origin.
-  package var time: Int64
+  var time: Int64
   /// Entries recorded before the event.
-  package var position: Int64
-  package var label: UInt32
+  var position: Int64
+  var label: UInt32
   /// Code of the id list in the journal's id-list table.
-  package var ids: UInt32
+  var ids: UInt32
   /// Code of the failure message in the string table; 0 unless the phase is `failed`.
-  package var failure: UInt32
+  var failure: UInt32
   /// The cause's kind, as its code in ``CauseKindCodes``.
-  package var causeKind: UInt16
-  package var phase: Phase
+  var causeKind: UInt16
+  var phase: Phase
 
-  package init(
+  init(
     effect: UInt64, parent: UInt64, time: Int64, position: Int64, label: UInt32, ids: UInt32, failure: UInt32,
     causeKind: UInt16, phase: Phase
   ) {
@@ -59,7 +61,7 @@ package struct EventRecord: Sendable {
 /// Interned lists of effect ids, freed like ``StringTable``'s strings when the events that refer
 /// to them are committed.
 @usableFromInline
-package struct IDListTable: Sendable {
+struct IDListTable: Sendable {
   /// The lists by code - 1; a freed slot holds [].
   private(set) var lists: [[String]] = []
   private var codes: [[String]: UInt32] = [:]
@@ -67,16 +69,16 @@ package struct IDListTable: Sendable {
   /// to the list, or `Int.min` once freed.
   private var lastUse: [Int] = []
   private var freeCodes: [UInt32] = []
-  @usableFromInline package var byteCount = 0
+  @usableFromInline var byteCount = 0
 
   /// The number of lists held.
-  package var count: Int { codes.count }
+  var count: Int { codes.count }
 
   /// The code of `list`, interning it; 0 for the empty list.
   ///
   /// - Parameter position: The position of the event that refers to it; `Int.max` keeps the list
   ///   for the journal's life.
-  package mutating func code(for list: [String], at position: Int) -> UInt32 {
+  mutating func code(for list: [String], at position: Int) -> UInt32 {
     if list.isEmpty { return 0 }
     if let code = codes[list] {
       lastUse[Int(code) - 1] = max(lastUse[Int(code) - 1], position)
@@ -97,12 +99,12 @@ package struct IDListTable: Sendable {
     return code
   }
 
-  package func list(for code: UInt32) -> [String] {
+  func list(for code: UInt32) -> [String] {
     code == 0 ? [] : lists[Int(code) - 1]
   }
 
   /// Frees the lists last referred to before `start`, the journal's first remaining position.
-  package mutating func release(before start: Int) {
+  mutating func release(before start: Int) {
     guard !codes.isEmpty else { return }
     for slot in lastUse.indices where lastUse[slot] < start && lastUse[slot] != .min {
       codes[lists[slot]] = nil

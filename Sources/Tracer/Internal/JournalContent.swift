@@ -3,32 +3,36 @@ import Foundation
 
 /// Everything a journal holds, as one value: the live journal keeps it under its lock, and a
 /// snapshot is a copy of it (which copies chunk references and small tables, not entries).
+///
+/// Its storage is the tracer's own: the importers build one with the `package` calls of
+/// `JournalContent+Importing.swift`, and the exporters read a snapshot's with those of
+/// `JournalSnapshot+ExportReading.swift`, in plain values.
 @usableFromInline
 package struct JournalContent<State: Sendable, Action: Sendable>: Sendable {
   /// Unix time of the journal's time zero, in nanoseconds.
-  @usableFromInline package var originWallNanos: Int64
+  @usableFromInline var originWallNanos: Int64
   /// The monotonic clock's reading at time zero (meaningful only in the recording process).
-  @usableFromInline package var originMonotonic: Int64
-  @usableFromInline package var entries: ChunkedList<EntryRecord<Action>>
-  @usableFromInline package var events: ChunkedList<EventRecord>
-  @usableFromInline package var checkpoints = CheckpointList<State>()
-  @usableFromInline package var strings = StringTable()
-  @usableFromInline package var idLists = IDListTable()
-  @usableFromInline package var sites = SiteTable()
+  @usableFromInline var originMonotonic: Int64
+  @usableFromInline var entries: ChunkedList<EntryRecord<Action>>
+  @usableFromInline var events: ChunkedList<EventRecord>
+  @usableFromInline var checkpoints = CheckpointList<State>()
+  @usableFromInline var strings = StringTable()
+  @usableFromInline var idLists = IDListTable()
+  @usableFromInline var sites = SiteTable()
   /// The wall times, in nanoseconds since the origin wall time, of the entries flagged
   /// ``EntryFlags/wallTimeApart`` (imported ones whose wall time is not the origin's plus their
   /// time), by entry index.
-  @usableFromInline package var wallTimes: [Int: Int64] = [:]
+  @usableFromInline var wallTimes: [Int: Int64] = [:]
   /// The heap bytes the entries' actions carry, for the byte cap.
-  @usableFromInline package var actionBytes = ActionBytes()
+  @usableFromInline var actionBytes = ActionBytes()
   /// The errors of failed effects, by effect serial: exports write each under their own policy.
   /// Failures are rare; those whose event is gone are dropped when the table has doubled.
-  package var failures: [UInt64: EffectError] = [:]
+  var failures: [UInt64: EffectError] = [:]
   /// The size of ``failures`` past which it is pruned next.
-  package var failurePruneMark = 64
+  var failurePruneMark = 64
   /// The shape of the state type, from the first state recorded.
-  @usableFromInline package var stateShape: String?
-  @usableFromInline package var checkpointInterval: Int
+  @usableFromInline var stateShape: String?
+  @usableFromInline var checkpointInterval: Int
 
   package init(originWallNanos: Int64, originMonotonic: Int64, checkpointInterval: Int, chunkCapacity: Int) {
     self.originWallNanos = originWallNanos
@@ -38,14 +42,14 @@ package struct JournalContent<State: Sendable, Action: Sendable>: Sendable {
     events = ChunkedList(chunkCapacity: max(16, chunkCapacity / 4))
   }
 
-  package var baseState: State? {
+  var baseState: State? {
     guard let first = checkpoints.first, first.index == entries.startIndex else { return nil }
     return first.state
   }
 
-  package var origin: Date { Date(timeIntervalSince1970: Double(originWallNanos) / 1e9) }
+  var origin: Date { Date(timeIntervalSince1970: Double(originWallNanos) / 1e9) }
 
-  package func metadata() -> JournalMetadata {
+  func metadata() -> JournalMetadata {
     JournalMetadata(
       state: TypeFingerprint(name: TypeFingerprint.qualifiedName(of: State.self), shape: stateShape),
       action: TypeFingerprint.of(Action.self),
@@ -59,7 +63,7 @@ package struct JournalContent<State: Sendable, Action: Sendable>: Sendable {
   // Inlinable: an export's loop inlines it, so the metadata of `JournalEntry<Action>` is
   // looked up once per export rather than per entry.
   @inlinable
-  package func entry(at index: Int) -> JournalEntry<Action> {
+  func entry(at index: Int) -> JournalEntry<Action> {
     let record = entries[index]
     return record.journalEntry(
       at: index, wallNanos: wallNanos(of: record, at: index), originWallNanos: originWallNanos,
@@ -71,14 +75,14 @@ package struct JournalContent<State: Sendable, Action: Sendable>: Sendable {
 
   /// The wall time of `record`, the entry at `index`, in nanoseconds since the origin wall time.
   @inlinable
-  package func wallNanos(of record: EntryRecord<Action>, at index: Int) -> Int64 {
+  func wallNanos(of record: EntryRecord<Action>, at index: Int) -> Int64 {
     record.flags.contains(.wallTimeApart) ? wallTimes[index] ?? record.time : record.time
   }
 
   /// Appends an entry read from a file, whose wall time (nanoseconds since the origin wall time)
   /// may not be the origin's plus its time.
   @usableFromInline
-  package mutating func appendImported(_ record: EntryRecord<Action>, wallTime: Int64) {
+  mutating func appendImported(_ record: EntryRecord<Action>, wallTime: Int64) {
     var record = record
     if wallTime != record.time {
       record.flags.insert(.wallTimeApart)
@@ -87,7 +91,7 @@ package struct JournalContent<State: Sendable, Action: Sendable>: Sendable {
     entries.append(record)
   }
 
-  package func event(at index: Int) -> JournalEffectEvent {
+  func event(at index: Int) -> JournalEffectEvent {
     let record = events[index]
     let phase: EffectEvent.Phase =
       switch record.phase {
@@ -108,7 +112,7 @@ package struct JournalContent<State: Sendable, Action: Sendable>: Sendable {
   }
 
   /// Keeps the error of the failed effect `effect`, whose event is being recorded.
-  package mutating func keepFailure(_ error: EffectError, of effect: UInt64) {
+  mutating func keepFailure(_ error: EffectError, of effect: UInt64) {
     failures[effect] = error
     guard failures.count > failurePruneMark else { return }
     var live = Set<UInt64>()
@@ -118,14 +122,14 @@ package struct JournalContent<State: Sendable, Action: Sendable>: Sendable {
     failurePruneMark = max(64, failures.count * 2)
   }
 
-  @usableFromInline package func cause(kind: UInt16, parent: UInt64, effect: UInt64, label: UInt32) -> Cause {
+  @usableFromInline func cause(kind: UInt16, parent: UInt64, effect: UInt64, label: UInt32) -> Cause {
     Cause(
       kind: Cause.Kind(code: kind), parent: parent == 0 ? nil : parent, effect: effect == 0 ? nil : effect,
       label: strings.string(for: label))
   }
 
   /// The position of the entry with sequence number `sequence`.
-  package func index(ofSequence sequence: UInt64) -> Int? {
+  func index(ofSequence sequence: UInt64) -> Int? {
     var low = entries.startIndex
     var high = entries.endIndex
     while low < high {
@@ -140,7 +144,7 @@ package struct JournalContent<State: Sendable, Action: Sendable>: Sendable {
   /// The state before the entry at `index` (`index` may be the end index: the state after the
   /// last entry, or the state a reset or truncation left there), recomputed from the nearest
   /// checkpoint.
-  package func state(before index: Int, replay: ReplayLoop<State, Action>) -> State? {
+  func state(before index: Int, replay: ReplayLoop<State, Action>) -> State? {
     guard index >= entries.startIndex, index <= entries.endIndex,
       let checkpoint = checkpoints.nearest(atOrBefore: index)
     else { return nil }
@@ -151,7 +155,7 @@ package struct JournalContent<State: Sendable, Action: Sendable>: Sendable {
 
   /// The state after the entry at `index`. Not `state(before: index + 1)`: a resync checkpoint
   /// before the next entry holds the state after actions that were not recorded.
-  package func state(after index: Int, replay: ReplayLoop<State, Action>) -> State? {
+  func state(after index: Int, replay: ReplayLoop<State, Action>) -> State? {
     guard entries.indices.contains(index), let checkpoint = checkpoints.nearest(atOrBefore: index) else {
       return nil
     }
@@ -164,13 +168,13 @@ package struct JournalContent<State: Sendable, Action: Sendable>: Sendable {
 
   /// Frees the interned strings and id lists that only entries and events before the first
   /// remaining entry referred to.
-  package mutating func releaseUnreferencedStrings() {
+  mutating func releaseUnreferencedStrings() {
     strings.release(before: entries.startIndex)
     idLists.release(before: entries.startIndex)
   }
 
   @inlinable
-  package var approximateBytes: Int {
+  var approximateBytes: Int {
     entries.count * MemoryLayout<EntryRecord<Action>>.stride + events.count * MemoryLayout<EventRecord>.stride
       + checkpoints.byteCount + strings.byteCount + idLists.byteCount + actionBytes.byteCount
   }

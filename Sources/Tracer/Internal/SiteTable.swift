@@ -8,7 +8,7 @@ import ChronicleStore
 /// (checked by a test). Sites are never released: they are code locations, a set bounded by the
 /// program's size, so the table is not counted against the journal's byte cap either.
 @usableFromInline
-package struct SiteTable: Sendable {
+struct SiteTable: Sendable {
   /// A pair of sites as the tracer receives them: compared and hashed by the literals' addresses,
   /// never by their text, so that the tracer's path builds no string.
   @usableFromInline
@@ -33,26 +33,26 @@ package struct SiteTable: Sendable {
 
   /// A pair of sites as text.
   @usableFromInline
-  package struct Pair: Hashable, Sendable {
-    @usableFromInline package var site: RecordedCallSite?
-    @usableFromInline package var effectSite: RecordedCallSite?
+  struct Pair: Hashable, Sendable {
+    @usableFromInline var site: RecordedCallSite?
+    @usableFromInline var effectSite: RecordedCallSite?
   }
 
   /// The pairs by code - 1.
-  @usableFromInline package private(set) var pairs: [Pair] = []
+  @usableFromInline private(set) var pairs: [Pair] = []
   private var codes: [Pair: UInt32] = [:]
   @usableFromInline var literalCodes: [LiteralKey: UInt32] = [:]
   /// The last pair looked up by its literals: most entries repeat the previous one's sites, and
   /// comparing with it is cheaper than hashing.
   @usableFromInline var last: (key: LiteralKey, code: UInt32)?
   /// The bytes held, for the journal's size estimate.
-  @usableFromInline package private(set) var byteCount = 0
+  @usableFromInline private(set) var byteCount = 0
 
-  @usableFromInline package init() {}
+  @usableFromInline init() {}
 
   /// The code of the pair (`site`, `effectSite`), interning it; 0 when both are `nil`.
   @inlinable @inline(__always)
-  package mutating func code(for site: CallSite?, effectSite: CallSite?) -> UInt32 {
+  mutating func code(for site: CallSite?, effectSite: CallSite?) -> UInt32 {
     if site == nil && effectSite == nil { return 0 }
     let key = LiteralKey(site, effectSite)
     if let last, last.key == key { return last.code }
@@ -72,7 +72,7 @@ package struct SiteTable: Sendable {
 
   /// The code of `pair`, interning it; 0 when it holds no site.
   @usableFromInline
-  package mutating func code(for pair: Pair) -> UInt32 {
+  mutating func code(for pair: Pair) -> UInt32 {
     if pair.site == nil && pair.effectSite == nil { return 0 }
     if let code = codes[pair] { return code }
     pairs.append(pair)
@@ -85,12 +85,12 @@ package struct SiteTable: Sendable {
 
   /// The code of the pair (`site`, `effectSite`) read from a file, interning it.
   @usableFromInline
-  package mutating func code(for site: RecordedCallSite?, effectSite: RecordedCallSite?) -> UInt32 {
+  mutating func code(for site: RecordedCallSite?, effectSite: RecordedCallSite?) -> UInt32 {
     code(for: Pair(site: site, effectSite: effectSite))
   }
 
   /// The pair stored under `code`.
-  @usableFromInline package func pair(for code: UInt32) -> Pair? {
+  @usableFromInline func pair(for code: UInt32) -> Pair? {
     code == 0 ? nil : pairs[Int(code) - 1]
   }
 }

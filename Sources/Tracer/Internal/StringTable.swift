@@ -8,28 +8,28 @@
 /// frees the strings no remaining entry or event can refer to and recycles their codes. So a
 /// journal of ever new labels (ids in labels, timestamps) stays within its byte cap.
 @usableFromInline
-package struct StringTable: Sendable {
+struct StringTable: Sendable {
   /// The strings by code - 1; a freed slot holds "".
-  @usableFromInline package var strings: [String] = []
-  @usableFromInline package var codes: [String: UInt32] = [:]
+  @usableFromInline var strings: [String] = []
+  @usableFromInline var codes: [String: UInt32] = [:]
   /// By code - 1: the latest position known to refer to the string, or `freed`. Updated only
   /// when a string stops being ``last`` (or is looked up while not being it), so that the common
   /// case, the previous entry's label again, costs one comparison.
-  @usableFromInline package var lastUse: [Int] = []
+  @usableFromInline var lastUse: [Int] = []
   /// Codes free for reuse.
-  @usableFromInline package var freeCodes: [UInt32] = []
+  @usableFromInline var freeCodes: [UInt32] = []
   /// The last string interned and its code: most entries repeat the previous entry's label, and
   /// comparing with it is cheaper than hashing. Never freed while it is the last.
-  @usableFromInline package var last: (string: String, code: UInt32)?
+  @usableFromInline var last: (string: String, code: UInt32)?
   /// The UTF-8 bytes held, for the journal's size estimate.
-  @usableFromInline package var byteCount = 0
+  @usableFromInline var byteCount = 0
 
-  @usableFromInline package static var freed: Int { .min }
+  @usableFromInline static var freed: Int { .min }
 
   /// The number of strings held.
-  package var count: Int { codes.count }
+  var count: Int { codes.count }
 
-  @usableFromInline package init() {}
+  @usableFromInline init() {}
 
   /// The code of `string`, interning it; 0 for `nil`. The `nil` case, which most entries' labels
   /// are, is always inlined, so that the tracer does not call out for it.
@@ -38,19 +38,19 @@ package struct StringTable: Sendable {
   ///   that refers to the string. An importer that does not track positions passes `Int.max`,
   ///   which keeps the string for the journal's life.
   @inlinable @inline(__always)
-  package mutating func code(for string: String?, at position: Int) -> UInt32 {
+  mutating func code(for string: String?, at position: Int) -> UInt32 {
     guard let string else { return 0 }
     return code(interning: string, at: position)
   }
 
   @inlinable
-  package mutating func code(interning string: String, at position: Int) -> UInt32 {
+  mutating func code(interning string: String, at position: Int) -> UInt32 {
     if let last, last.string == string { return last.code }
     return code(switchingTo: string, at: position)
   }
 
   @usableFromInline
-  package mutating func code(switchingTo string: String, at position: Int) -> UInt32 {
+  mutating func code(switchingTo string: String, at position: Int) -> UInt32 {
     // The string that was last is referred to up to here at most.
     if let last { lastUse[Int(last.code) - 1] = max(lastUse[Int(last.code) - 1], position) }
     let code: UInt32
@@ -74,7 +74,7 @@ package struct StringTable: Sendable {
     return code
   }
 
-  @usableFromInline package func string(for code: UInt32) -> String? {
+  @usableFromInline func string(for code: UInt32) -> String? {
     code == 0 ? nil : strings[Int(code) - 1]
   }
 
@@ -82,7 +82,7 @@ package struct StringTable: Sendable {
   ///
   /// Costs one pass over the table, so it runs when entries are committed (a sixteenth of the
   /// entry cap, or a checkpoint segment, at a time), never per action.
-  package mutating func release(before start: Int) {
+  mutating func release(before start: Int) {
     guard !codes.isEmpty else { return }
     for slot in lastUse.indices where lastUse[slot] < start && lastUse[slot] != Self.freed {
       let code = UInt32(slot + 1)

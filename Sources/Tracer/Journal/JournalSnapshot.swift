@@ -11,7 +11,7 @@ import Foundation
 /// try snapshot.writeJournalJSON(to: url)
 /// ```
 public struct JournalSnapshot<State: Sendable, Action: Sendable>: Sendable {
-  @usableFromInline package let content: JournalContent<State, Action>
+  @usableFromInline let content: JournalContent<State, Action>
   @usableFromInline let reducer: @Sendable (inout State, Action) -> Effect<Action>
   /// The journal's replay loop: ``reducer`` applied to a range of entries.
   @usableFromInline let replay: ReplayLoop<State, Action>

@@ -1,12 +1,11 @@
 import ChronicleInspection
 import ChronicleTracer
 
-extension JournalContent {
+extension JournalSnapshot {
   /// The effect events in the shape the readers give them, for the writers shared with files;
   /// a failure's error is written under the export's policy, `redaction`.
   func effectEventFields(redaction: Redaction) -> [EventFields] {
-    events.indices.map { index in
-      let event = self.event(at: index)
+    effectEvents.map { event in
       let (phase, error): (EventRecord.Phase, String?) =
         switch event.phase {
         case .started: (.started, nil)

@@ -1,0 +1,43 @@
+import ChronicleStore
+
+/// What the formats' writers read of a snapshot besides its public API, as plain values.
+extension JournalSnapshot {
+  /// The Unix time of the journal's time zero, in nanoseconds.
+  package var originWallNanos: Int64 { content.originWallNanos }
+
+  /// The numbers of the entry at `index`.
+  ///
+  /// - Precondition: `index` lies within ``indices``.
+  package func entryNumbers(at index: Int) -> EntryNumbers {
+    let record = content.entries[index]
+    return EntryNumbers(
+      sequence: record.sequence, time: record.time,
+      wallNanos: content.originWallNanos + content.wallNanos(of: record, at: index),
+      chainNanos: record.chainNanos, reducerNanos: record.reducerNanos,
+      reducerOffsetNanos: record.reducerOffsetNanos, parent: record.parent, effect: record.effect)
+  }
+
+  /// Where the action of the entry at `index` was sent, and where the effect that sent it was
+  /// created.
+  ///
+  /// - Precondition: `index` lies within ``indices``.
+  package func callSites(at index: Int) -> (site: RecordedCallSite?, effectSite: RecordedCallSite?) {
+    let pair = content.sites.pair(for: content.entries[index].site)
+    return (pair?.site, pair?.effectSite)
+  }
+
+  /// The entry at `index`, as ``entries`` has it: for an export's loop, inlined in it.
+  ///
+  /// - Precondition: `index` lies within ``indices``.
+  @inlinable
+  package func exportedEntry(at index: Int) -> JournalEntry<Action> {
+    content.entry(at: index)
+  }
+
+  /// The first checkpoint after `index`: where an export that walks the entries meets the next
+  /// one.
+  @inlinable
+  package func checkpoint(after index: Int) -> JournalCheckpoint<State>? {
+    content.checkpoints.first(after: index)
+  }
+}
