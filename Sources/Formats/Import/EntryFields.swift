@@ -19,7 +19,7 @@ struct EntryFields {
   @usableFromInline var effectSite: RecordedCallSite?
   @usableFromInline var stopped: Bool
   @usableFromInline var chainNanos: UInt32
-  /// `EntryRecord.unknownDuration` when absent.
+  /// ``unknownDuration`` when absent.
   @usableFromInline var reducerNanos: UInt32
   @usableFromInline var reducerOffsetNanos: UInt32
   /// The checkpoint's kind, `nil` when the entry has none.
