@@ -118,7 +118,8 @@ let package = Package(
       path: "Tests/PersistenceCrashWriter"),
     // Helpers shared by the test targets (not a product).
     .target(
-      name: "ChronicleTestSupport", dependencies: ["ChronicleLocks", "ChronicleStore"], path: "Tests/TestSupport"),
+      name: "ChronicleTestSupport", dependencies: ["ChronicleLocks", "ChronicleStore"],
+      path: "Tests/TestSupport"),
     .testTarget(
       name: "InspectionTests", dependencies: ["ChronicleInspection", "ChronicleTestSupport"],
       path: "Tests/InspectionTests"),
