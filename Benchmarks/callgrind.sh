@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Instructions per action on the store's hot path, counted by callgrind: noise-free, and not open
+# Instructions per action on the store's hot path (and per entry exported or imported, for the
+# formats' scenarios: N must then be a multiple of 10,000), counted by callgrind: noise-free, and not open
 # to flattery by the machine's load. Builds HotPath/ (a release executable on the library alone),
 # runs each scenario under valgrind with N and with 2N actions, and prints one line per scenario,
 #
@@ -18,7 +19,7 @@ set -euo pipefail
 n=${1:-50000}
 filter=${2:-.*}
 scenarios=(floor send/no-middleware send/effect-send send/3-middlewares send/1-observer tracer/record-growing
-  timetravel/send-recommended)
+  timetravel/send-recommended export/journal-json import/journal-json import/ndjson)
 
 binary=$("$(dirname "$0")/HotPath/build.sh")
 

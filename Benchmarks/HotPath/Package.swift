@@ -1,7 +1,8 @@
 // swift-tools-version: 6.1
 //
 // HotPath: a small release executable that sends N actions through one scenario of the store's hot
-// path (send, 3 middlewares, an observer, the tracer, the README's time-travel setup), so that
+// path (send, 3 middlewares, an observer, the tracer, the README's time-travel setup) and of the
+// formats (a Journal JSON export, a Journal JSON and an NDJSON import), so that
 // `Benchmarks/callgrind.sh` can count instructions per action under valgrind. It depends on the
 // library alone (not on the benchmark harness), so it builds in a minute and runs under valgrind.
 //
@@ -28,6 +29,7 @@ let package = Package(
         .product(name: "ChronicleStore", package: library),
         .product(name: "ChronicleTracer", package: library),
         .product(name: "ChronicleTimeTravel", package: library),
+        .product(name: "ChronicleFormats", package: library),
       ]
     )
   ],

@@ -21,6 +21,9 @@ package enum WholeNumber<Integer: FixedWidthInteger> {
   }
 
   /// The bytes of a number (see ``init(_:)-(String)``).
+  // Inlinable: called per number of every entry imported, it is specialized for the integer type
+  // where it is called; generic, it looked up `Integer`'s witnesses per digit (`import/*`).
+  @inlinable
   package init(_ bytes: UnsafeBufferPointer<UInt8>) {
     let negative = bytes.first == UInt8(ascii: "-")
     var value: Integer = 0

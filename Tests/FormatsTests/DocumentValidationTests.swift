@@ -49,6 +49,52 @@ import TracerFixtures
     return (typed, document)
   }
 
+  /// Every member of an entry's envelope broken each way a hostile file breaks it: both loaders
+  /// read the envelope with the one schema reader (from tokens, from a tree), and refuse it with
+  /// the same error, which names entry 1 and the field.
+  @Test func everyBrokenEnvelopeMemberGetsTheSameErrorFromBothLoaders() throws {
+    let text = recordedJSON()
+    let start = try #require(text.range(of: #"{"index":1,"seq":2,"#)).lowerBound
+    let end = try #require(text.range(of: #"{"index":2,"seq":3,"#)).lowerBound
+    let entry = String(text[start..<end])
+    let breakages: [(pattern: String, replacement: String)] = [
+      (#""index":1"#, #""index":"1""#), (#""index":1,"#, ""),
+      (#""seq":2"#, #""seq":"2""#), (#""seq":2"#, #""seq":2.5"#), (#""seq":2"#, #""seq":0"#),
+      (#""seq":2"#, #""seq":99999999999999999999"#), (#""seq":2,"#, ""),
+      (#""time":\d+"#, #""time":true"#), (#""time":\d+"#, #""time":1e3"#), (#""time":\d+,"#, ""),
+      (#""wallTime":\d+"#, #""wallTime":null"#), (#""wallTime":\d+"#, #""wallTime":-9223372036854775808"#),
+      (#""seq":2,"#, #""seq":2,"context":5,"#),
+      (#""cause":\{[^}]*\}"#, #""cause":[]"#), (#""cause":\{[^}]*\}"#, #""cause":{}"#),
+      (#""cause":\{[^}]*\}"#, #""cause":{"kind":7}"#),
+      (#""cause":\{[^}]*\}"#, #""cause":{"kind":"user","parent":2}"#),
+      (#""cause":\{[^}]*\}"#, #""cause":{"kind":"user","effect":"e"}"#),
+      (#""cause":\{[^}]*\}"#, #""cause":{"kind":"user","label":false}"#),
+      (#""site":\{[^}]*\}"#, #""site":"here""#),
+      (#""site":\{[^}]*\}"#, #""site":{"fileID":"A.swift","line":0,"function":"f()"}"#),
+      (#""site":\{[^}]*\}"#, #""site":{"fileID":"A.swift","line":3}"#),
+      (#""outcome":"reduced""#, #""outcome":"done""#), (#""outcome":"reduced""#, #""outcome":1"#),
+      (#""durations":\{[^}]*\}"#, #""durations":{}"#),
+      (#""durations":\{[^}]*\}"#, #""durations":{"chain":-1}"#),
+      (#""durations":\{[^}]*\}"#, #""durations":{"chain":1,"reducer":4294967295}"#),
+      (#""durations":\{[^}]*\}"#, #""durations":7"#),
+    ]
+    for (pattern, replacement) in breakages {
+      let range = try #require(entry.range(of: pattern, options: .regularExpression), "\(pattern)")
+      let broken = text.replacingOccurrences(
+        of: entry, with: entry.replacingCharacters(in: range, with: replacement))
+      let (typed, document) = errors(json: broken)
+      #expect(typed != nil, "\(replacement)")
+      #expect(
+        typed?.description.contains("entries[1]") == true, "\(replacement): \(String(describing: typed))")
+      #expect(typed == document, "\(replacement)")
+    }
+    // A key written with an escape is the same key for both.
+    let escaped = text.replacingOccurrences(
+      of: entry, with: entry.replacingOccurrences(of: #""seq":2"#, with: #""se\u0071":2"#))
+    #expect(escaped != text)
+    #expect(errors(json: escaped) == (nil, nil))
+  }
+
   @Test func nullEffectsAreRefusedByBothLoaders() {
     let text = recordedJSON().replacingOccurrences(of: #""effects":[]"#, with: #""effects":null"#)
     let expected = JournalImportError.wrongType(

@@ -138,19 +138,23 @@ struct EntryFields {
         reason: "expected \"reduced\" or \"stopped\", found \(outcome.debugDescription)")
     }
     let durations = try reader.reader(of: reader.required(durations, "durations"), key: "durations")
-    chainNanos = try Self.duration(durations, "chain")
+    chainNanos = try Self.duration(durations, "chain", durations.required("chain"))
     reducerNanos =
-      try durations.contains("reducer") ? Self.duration(durations, "reducer") : Self.unknownDuration
+      try durations.optional("reducer").map { value throws(JournalImportError) in
+        try Self.duration(durations, "reducer", value)
+      } ?? Self.unknownDuration
     reducerOffsetNanos =
-      try durations.contains("reducerOffset")
-      ? Self.duration(durations, "reducerOffset") : Self.unknownDuration
+      try durations.optional("reducerOffset").map { value throws(JournalImportError) in
+        try Self.duration(durations, "reducerOffset", value)
+      } ?? Self.unknownDuration
     checkpointIsResync = nil
   }
 
+  /// The duration `value`, the value of `key` in `reader`.
   private static func duration<Reader: ObjectReader>(
-    _ reader: Reader, _ key: String
+    _ reader: Reader, _ key: StaticString, _ value: Reader.Value
   ) throws(JournalImportError) -> UInt32 {
-    try reader.integer(key, in: 0...(unknownDuration - 1))
+    try Reader.integer(value, path: reader.path.appending("\(key)"), in: 0...(unknownDuration - 1))
   }
 
   /// A call site object: `fileID`, `line` (from 1) and `function`.

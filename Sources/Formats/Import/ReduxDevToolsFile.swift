@@ -116,7 +116,7 @@ struct ReduxDevToolsFile {
             entry: nil, field: "stagedActionIds[\(current)]", reason: "action id \(id) is staged twice")
         }
         let liftedPath = FieldPath([.key("actionsById"), .key(String(id))], entry: ordinal)
-        guard let lifted = actionsById.optional(String(id)) else {
+        guard let lifted = actionsById.optional(named: String(id)) else {
           throw .missingField(entry: ordinal, field: liftedPath.description)
         }
         let liftedReader = try FieldReader(lifted, path: liftedPath)

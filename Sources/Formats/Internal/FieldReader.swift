@@ -38,18 +38,30 @@ struct FieldReader: ObjectReader {
   var firstMember: Int { 0 }
   func member(after member: Int) -> Int { member + 1 }
   func keyLength(of member: Int) -> Int { members[member].key.utf8.count }
-  func key(of member: Int, is key: String) -> Bool { members[member].key == key }
+  func key(of member: Int, is key: StaticString) -> Bool {
+    key.withUTF8Buffer { members[member].key.utf8.elementsEqual($0) }
+  }
   func value(of member: Int) -> JSONValue { members[member].value }
 
-  func optional(_ key: String) -> JSONValue? {
+  func optional(_ key: StaticString) -> JSONValue? {
+    if let positions { return positions["\(key)"].map { members[$0].value } }
+    let length = key.utf8CodeUnitCount
+    for member in members.indices where keyLength(of: member) == length && self.key(of: member, is: key) {
+      return members[member].value
+    }
+    return nil
+  }
+
+  /// The value of `key`, a key the file chose (an id), `nil` when absent.
+  func optional(named key: String) -> JSONValue? {
     if let positions { return positions[key].map { members[$0].value } }
     return members.value(of: key)
   }
 
-  func reader(of value: JSONValue, key: String) throws(JournalImportError) -> FieldReader {
+  func reader(of value: JSONValue, key: StaticString) throws(JournalImportError) -> FieldReader {
     self.key == nil
-      ? try FieldReader(value, basePath: basePath, key: key)
-      : try FieldReader(value, path: path.appending(key))
+      ? try FieldReader(value, basePath: basePath, key: "\(key)")
+      : try FieldReader(value, path: path.appending("\(key)"))
   }
 
   static func typeName(of value: JSONValue) -> String { value.typeName }

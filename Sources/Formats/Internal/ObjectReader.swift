@@ -29,17 +29,17 @@ protocol ObjectReader {
   /// The length of `member`'s key in UTF-8 bytes, for telling keys apart before comparing them.
   func keyLength(of member: Member) -> Int
   /// Whether `member`'s key is `key`.
-  func key(of member: Member, is key: String) -> Bool
+  func key(of member: Member, is key: StaticString) -> Bool
   /// `member`'s value.
   func value(of member: Member) -> Value
 
   /// The value of `key`, `nil` when absent (a `null` counts as present). Scans the members
   /// unless the reader has a faster way.
-  func optional(_ key: String) -> Value?
+  func optional(_ key: StaticString) -> Value?
 
   /// A reader of `value`, the value of the member `key`; ``JournalImportError/wrongType(entry:field:expected:found:)``
   /// when it is not an object.
-  func reader(of value: Value, key: String) throws(JournalImportError) -> Self
+  func reader(of value: Value, key: StaticString) throws(JournalImportError) -> Self
 
   /// What `value` is, as errors name it: `object`, `array`, `string`, `number`, `bool`, `null`.
   static func typeName(of value: Value) -> String
@@ -56,8 +56,8 @@ protocol ObjectReader {
 }
 
 extension ObjectReader {
-  func optional(_ key: String) -> Value? {
-    let length = key.utf8.count
+  func optional(_ key: StaticString) -> Value? {
+    let length = key.utf8CodeUnitCount
     var member = firstMember
     for _ in 0..<memberCount {
       if keyLength(of: member) == length && self.key(of: member, is: key) { return value(of: member) }
@@ -66,43 +66,43 @@ extension ObjectReader {
     return nil
   }
 
-  func contains(_ key: String) -> Bool { optional(key) != nil }
+  func contains(_ key: StaticString) -> Bool { optional(key) != nil }
 
-  func required(_ key: String) throws(JournalImportError) -> Value {
+  func required(_ key: StaticString) throws(JournalImportError) -> Value {
     try required(optional(key), key)
   }
 
   /// `value`, the value of `key` when one was found: ``JournalImportError/missingField(entry:field:)``
   /// when it was not.
-  func required(_ value: Value?, _ key: String) throws(JournalImportError) -> Value {
+  func required(_ value: Value?, _ key: StaticString) throws(JournalImportError) -> Value {
     guard let value else {
-      let field = path.appending(key)
+      let field = path.appending("\(key)")
       throw .missingField(entry: field.entryIndex, field: field.description)
     }
     return value
   }
 
-  func object(_ key: String) throws(JournalImportError) -> Self {
+  func object(_ key: StaticString) throws(JournalImportError) -> Self {
     try reader(of: required(key), key: key)
   }
 
-  func string(_ key: String) throws(JournalImportError) -> String {
-    try Self.string(required(key), path: path.appending(key))
+  func string(_ key: StaticString) throws(JournalImportError) -> String {
+    try Self.string(required(key), path: path.appending("\(key)"))
   }
 
-  func optionalString(_ key: String) throws(JournalImportError) -> String? {
+  func optionalString(_ key: StaticString) throws(JournalImportError) -> String? {
     guard let value = optional(key) else { return nil }
-    return try Self.string(value, path: path.appending(key))
+    return try Self.string(value, path: path.appending("\(key)"))
   }
 
-  func bool(_ key: String) throws(JournalImportError) -> Bool {
-    try Self.bool(required(key), path: path.appending(key))
+  func bool(_ key: StaticString) throws(JournalImportError) -> Bool {
+    try Self.bool(required(key), path: path.appending("\(key)"))
   }
 
-  func array(_ key: String) throws(JournalImportError) -> [Value] {
+  func array(_ key: StaticString) throws(JournalImportError) -> [Value] {
     let value = try required(key)
     guard let elements = Self.elements(of: value) else {
-      let field = path.appending(key)
+      let field = path.appending("\(key)")
       throw .wrongType(
         entry: field.entryIndex, field: field.description, expected: "array", found: Self.typeName(of: value))
     }
@@ -110,31 +110,31 @@ extension ObjectReader {
   }
 
   func integer<Integer: FixedWidthInteger>(
-    _ key: String, as type: Integer.Type = Integer.self
+    _ key: StaticString, as type: Integer.Type = Integer.self
   ) throws(JournalImportError) -> Integer {
-    try Self.integer(required(key), path: path.appending(key))
+    try Self.integer(required(key), path: path.appending("\(key)"))
   }
 
   func optionalInteger<Integer: FixedWidthInteger>(
-    _ key: String, as type: Integer.Type = Integer.self
+    _ key: StaticString, as type: Integer.Type = Integer.self
   ) throws(JournalImportError) -> Integer? {
     guard let value = optional(key) else { return nil }
-    return try Self.integer(value, path: path.appending(key))
+    return try Self.integer(value, path: path.appending("\(key)"))
   }
 
   /// An integer within `range`.
   func integer<Integer: FixedWidthInteger>(
-    _ key: String, in range: ClosedRange<Integer>
+    _ key: StaticString, in range: ClosedRange<Integer>
   ) throws(JournalImportError) -> Integer {
-    try Self.integer(required(key), path: path.appending(key), in: range)
+    try Self.integer(required(key), path: path.appending("\(key)"), in: range)
   }
 
   /// An integer within `range`, `nil` when absent.
   func optionalInteger<Integer: FixedWidthInteger>(
-    _ key: String, in range: ClosedRange<Integer>
+    _ key: StaticString, in range: ClosedRange<Integer>
   ) throws(JournalImportError) -> Integer? {
     guard let value = optional(key) else { return nil }
-    return try Self.integer(value, path: path.appending(key), in: range)
+    return try Self.integer(value, path: path.appending("\(key)"), in: range)
   }
 
   static func string(_ value: Value, path: @autoclosure () -> FieldPath) throws(JournalImportError) -> String
@@ -149,6 +149,9 @@ extension ObjectReader {
   }
 
   /// An integer written without fraction or exponent, within `Integer`'s range.
+  // Inlined, as the three below, into the schema readers, where `Integer` is known: generic, they
+  // read each digit through `Integer`'s witnesses (`import/*`).
+  @inline(__always)
   static func integer<Integer: FixedWidthInteger>(
     _ value: Value, path: @autoclosure () -> FieldPath
   ) throws(JournalImportError) -> Integer {
@@ -170,6 +173,7 @@ extension ObjectReader {
 
   /// An integer within `range`: out of it (or out of `Integer`'s own range) is
   /// ``JournalImportError/numberOutOfRange(entry:field:value:)``.
+  @inline(__always)
   static func integer<Integer: FixedWidthInteger>(
     _ value: Value, path: @autoclosure () -> FieldPath, in range: ClosedRange<Integer>
   ) throws(JournalImportError) -> Integer {

@@ -19,7 +19,7 @@ struct TapeFieldReader: ObjectReader {
   private let base: FieldPath?
   private let list: String
   private let position: Int
-  private let keys: (String?, String?)
+  private let keys: (StaticString?, StaticString?)
 
   /// A reader of the object at token `object` of `tape`, element `position` of the document's
   /// `list` (`entries[3]`).
@@ -30,7 +30,7 @@ struct TapeFieldReader: ObjectReader {
 
   private init(
     _ tape: JSONTapeView, at object: Int, base: FieldPath?, list: String, position: Int,
-    keys: (String?, String?)
+    keys: (StaticString?, StaticString?)
   ) throws(JournalImportError) {
     self.tape = tape
     self.object = object
@@ -46,8 +46,8 @@ struct TapeFieldReader: ObjectReader {
   @usableFromInline
   var path: FieldPath {
     var path = base ?? FieldPath([.key(list), .index(position)])
-    if let first = keys.0 { path = path.appending(first) }
-    if let second = keys.1 { path = path.appending(second) }
+    if let first = keys.0 { path = path.appending("\(first)") }
+    if let second = keys.1 { path = path.appending("\(second)") }
     return path
   }
 
@@ -55,22 +55,38 @@ struct TapeFieldReader: ObjectReader {
   var firstMember: Int { object + 1 }
   func member(after member: Int) -> Int { tape[member + 1].next }
 
+  @inline(__always)
   func keyLength(of member: Int) -> Int {
     let token = tape[member]
     // A key with escapes is rare: it is compared by its decoded text.
     return token.kind == .string ? token.end - token.start : tape.string(member).utf8.count
   }
 
-  func key(of member: Int, is key: String) -> Bool {
-    let token = tape[member]
-    guard token.kind == .string else { return tape.string(member) == key }
-    var key = key
-    return key.withUTF8 { bytes in token.end - token.start == bytes.count && tape.equal(token.start, bytes) }
+  @inline(__always)
+  func key(of member: Int, is key: StaticString) -> Bool {
+    tape[member].kind == .string ? tape.string(member, is: key) : tape.string(member) == "\(key)"
   }
 
   func value(of member: Int) -> Value { Value(tape: tape, token: member + 1) }
 
-  func reader(of value: Value, key: String) throws(JournalImportError) -> TapeFieldReader {
+  /// The value of `key`, by a scan inlined where it is asked (the members of an entry's objects
+  /// are few).
+  @inline(__always)
+  func optional(_ key: StaticString) -> Value? {
+    tape.member(object, key).map { Value(tape: tape, token: $0) } ?? escapedMember(key)
+  }
+
+  /// The value of `key` when the object writes it with escapes; `nil` when it is absent.
+  private func escapedMember(_ key: StaticString) -> Value? {
+    var member = object + 1
+    for _ in 0..<tape[object].count {
+      if tape[member].kind == .escapedString && tape.string(member) == "\(key)" { return value(of: member) }
+      member = tape[member + 1].next
+    }
+    return nil
+  }
+
+  func reader(of value: Value, key: StaticString) throws(JournalImportError) -> TapeFieldReader {
     switch keys {
     case (nil, _):
       try TapeFieldReader(tape, at: value.token, base: base, list: list, position: position, keys: (key, nil))
@@ -79,7 +95,8 @@ struct TapeFieldReader: ObjectReader {
         tape, at: value.token, base: base, list: list, position: position, keys: (first, key))
     default:
       try TapeFieldReader(
-        tape, at: value.token, base: path.appending(key), list: list, position: position, keys: (nil, nil))
+        tape, at: value.token, base: path.appending("\(key)"), list: list, position: position,
+        keys: (nil, nil))
     }
   }
 
@@ -109,6 +126,7 @@ struct TapeFieldReader: ObjectReader {
     }
   }
 
+  @inline(__always)
   static func wholeNumber<Integer: FixedWidthInteger>(of value: Value) -> WholeNumber<Integer>? {
     guard value.tape[value.token].kind == .number else { return nil }
     return WholeNumber(value.tape.slice(value.token))

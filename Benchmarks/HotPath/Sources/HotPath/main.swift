@@ -8,6 +8,7 @@
 // their 100,000-entry cap before the measured actions, so the measured actions include the commits
 // of a long session (one every 6,250 actions), as `tracer/record-growing` does.
 
+import ChronicleFormats
 import ChronicleStore
 import ChronicleTimeTravel
 import ChronicleTracer
@@ -48,6 +49,38 @@ struct Relay: Reducer {
     }
     return .none
   }
+}
+
+/// The counter again, `Codable`, for the formats' scenarios (the store's scenarios keep theirs as
+/// an application without a journal file would).
+struct Ledger: Reducer {
+  struct State: Equatable, Sendable, Codable {
+    var count = 0
+  }
+
+  enum Action: Equatable, Sendable, Codable {
+    case increment
+  }
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    state.count += 1
+    return .none
+  }
+}
+
+/// The entries of the formats' scenarios: each export or import handles this many, and N / this
+/// many of them run, so that the set-up (recording them once) cancels in the difference.
+let formatEntries = 10_000
+
+/// A journal of `formatEntries` increments, recorded as an application records them.
+func ledgerJournal(
+  sinks: [any JournalSink<Ledger.State, Ledger.Action>] = []
+) -> Journal<Ledger.State, Ledger.Action> {
+  let journal = Journal(reducer: Ledger(), configuration: .init(maxEntries: nil, maxBytes: nil, sinks: sinks))
+  let store = Store(initialState: Ledger.State(), reducer: Ledger(), middleware: [.tracer(journal)])
+  for _ in 0..<formatEntries { store.send(.increment) }
+  precondition(journal.count == formatEntries)
+  return journal
 }
 
 /// The floor: the reducer called through a function the optimizer may not inline into the loop.
@@ -145,6 +178,29 @@ case "journal/memory":
   let grown = (residentKilobytes() ?? 0) - before
   precondition(journal.count == count && store.state.count == count % 2)
   print("entries \(count) resident growth \(grown) KB, \(Double(grown) * 1024 / Double(count)) B per entry")
+case "export/journal-json":
+  // Per entry: N / formatEntries exports of the same snapshot.
+  let snapshot = ledgerJournal().snapshot()
+  var bytes = 0
+  for _ in 0..<(count / formatEntries) { bytes += snapshot.journalJSON().count }
+  precondition(bytes > 0)
+case "import/journal-json":
+  let data = ledgerJournal().snapshot().journalJSON()
+  for _ in 0..<(count / formatEntries) {
+    let journal = try Journal(journalJSON: data, reducer: Ledger())
+    precondition(journal.count == formatEntries)
+  }
+case "import/ndjson":
+  let url = FileManager.default.temporaryDirectory.appendingPathComponent("hotpath-\(getpid()).ndjson")
+  defer { try? FileManager.default.removeItem(at: url) }
+  let sink = try NDJSONFileSink<Ledger.State, Ledger.Action>(url: url)
+  _ = ledgerJournal(sinks: [sink])
+  sink.close()
+  let data = try Data(contentsOf: url)
+  for _ in 0..<(count / formatEntries) {
+    let loaded = try Journal<Ledger.State, Ledger.Action>.loadNDJSON(data, reducer: Ledger())
+    precondition(loaded.journal.count == formatEntries)
+  }
 default:
   print("unknown scenario \(arguments[1])")
   exit(2)
