@@ -25,7 +25,7 @@ func verifyReplay(
   let verdict =
     switch report.outcome {
     case .matched: "every recorded state reproduced"
-    case .diverged: "diverged: \(report.divergence!)"
+    case .diverged: "diverged: \(report.divergence.map { "\($0)" } ?? "at an unknown entry")"
     case .nothingCompared: "no recorded state to compare"
     }
   print("replay: \(report.replayedEntries) entries, \(report.verifiedStates) states checked — \(verdict)")

@@ -400,8 +400,8 @@ private struct Nest: Decodable {
       ],
       lookup: ["a": [1, nil, 3], "": []], byNumber: [1: "one", -2: "minus two"], nested: [[0, 255], []],
       missing: nil, present: 7, date: Date(timeIntervalSinceReferenceDate: 1_234.5),
-      data: Data([0, 1, 2, 250]), url: URL(string: "https://example.com/a?b=c#d")!,
-      decimal: Decimal(string: "12.345")!, extremes: [.min, .max, 0],
+      data: Data([0, 1, 2, 250]), url: FoundationValues.urlWithFragment,
+      decimal: FoundationValues.decimal, extremes: [.min, .max, 0],
       fractions: [0.1, -1e-300, .greatestFiniteMagnitude, .leastNonzeroMagnitude])
     let text = String(
       decoding: JSONWriter.serialize(try JSONValueEncoder(redaction: .none).encode(rich)), as: UTF8.self)

@@ -68,8 +68,8 @@ enum Shape: Codable, Equatable, Sendable {
 private struct Foundationish: Codable, Equatable {
   var date = Date(timeIntervalSinceReferenceDate: 12.5)
   var data = Data([0, 1, 2, 250])
-  var url = URL(string: "https://example.com/a?b=c")!
-  var decimal = Decimal(string: "12.345")!
+  var url = FoundationValues.url
+  var decimal = FoundationValues.decimal
 }
 
 /// Writes into containers in every way the protocol allows: the same key twice, a container

@@ -68,8 +68,8 @@ private enum Level: String, Codable { case low, high }
 private struct Foundationish: Codable {
   var date = Date(timeIntervalSinceReferenceDate: 12.5)
   var data = Data([0, 1, 2, 250])
-  var url = URL(string: "https://example.com/a?b=c")!
-  var decimal = Decimal(string: "12.345")!
+  var url = FoundationValues.url
+  var decimal = FoundationValues.decimal
   var level = Level.high
 }
 

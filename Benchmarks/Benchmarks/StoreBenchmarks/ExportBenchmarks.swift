@@ -66,7 +66,8 @@ func sampleExport(_ name: String, url: URL, entries: Int, _ body: () throws -> V
   let elapsed = try timed(body)
   let nanoseconds =
     elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
-  exportSamples[name, default: []].append((processCPUNanoseconds() - cpu, nanoseconds, fileSize(url), entries))
+  exportSamples[name, default: []].append(
+    (processCPUNanoseconds() - cpu, nanoseconds, fileSize(url), entries))
   return elapsed
 }
 

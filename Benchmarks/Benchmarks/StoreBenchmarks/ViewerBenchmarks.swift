@@ -114,7 +114,8 @@ func registerViewerBenchmarks() {
       FileHandle.standardError.write(
         Data(
           ("chronicle-viewer: \(name) entries \(count) bytes \(viewerSamples.last?.bytes ?? 0) "
-            + "cpu \(cpu) wall \(wall) peak \(residentBytes(peak: true)) page \(keptViewerPage(count).path)\n").utf8))
+            + "cpu \(cpu) wall \(wall) peak \(residentBytes(peak: true)) page \(keptViewerPage(count).path)\n")
+            .utf8))
     }
   }
 }

@@ -75,7 +75,7 @@ final class LiveSocket: Sendable {
   static func refusedStatus(
     port: Int, path: String, headers: [(String, String)]
   ) async throws -> HTTPResponseStatus {
-    var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+    var request = URLRequest(url: try HTTP.url("http://127.0.0.1:\(port)\(path)"))
     request.setValue("websocket", forHTTPHeaderField: "Upgrade")
     request.setValue("Upgrade", forHTTPHeaderField: "Connection")
     request.setValue("13", forHTTPHeaderField: "Sec-WebSocket-Version")
@@ -179,7 +179,13 @@ enum HTTP {
   }
 
   static func get(_ url: String) async throws -> (Data, Int) {
-    let (data, response) = try await data(for: URLRequest(url: URL(string: url)!))
+    let (data, response) = try await data(for: URLRequest(url: try self.url(url)))
     return (data, response.statusCode)
+  }
+
+  /// `text` as a URL; a test's own address that is not one fails the test.
+  static func url(_ text: String) throws -> URL {
+    guard let url = URL(string: text) else { throw URLError(.badURL) }
+    return url
   }
 }

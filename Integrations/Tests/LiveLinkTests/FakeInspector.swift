@@ -72,7 +72,15 @@ final class FakeInspector: @unchecked Sendable {
     port = server.localAddress?.port ?? 0
   }
 
-  var url: URL { URL(string: "ws://127.0.0.1:\(port)/live/app")! }
+  var url: URL {
+    var components = URLComponents()
+    components.scheme = "ws"
+    components.host = "127.0.0.1"
+    components.port = port
+    components.path = "/live/app"
+    guard let url = components.url else { preconditionFailure("no URL for port \(port)") }
+    return url
+  }
 
   func shutDown() {
     try? server?.close().wait()
