@@ -34,7 +34,8 @@ extension JournalSnapshot {
 
   func writeChromeTrace(into stream: inout ExportStream, options: ExportOptions) throws(JournalExportError) {
     let input = RecordedTrace(
-      snapshot: self, objects: JournalObjectWriter<State, Action>(redaction: options.redaction))
+      snapshot: self, firstIndex: indices.lowerBound,
+      objects: JournalObjectWriter<State, Action>(redaction: options.redaction))
     try ChromeTraceBuilder(input: input).write(into: &stream)
   }
 }
@@ -42,12 +43,15 @@ extension JournalSnapshot {
 /// A recorded journal as the Chrome trace's input: its actions pass through the export's redaction.
 private struct RecordedTrace<State: Sendable, Action: Sendable>: ChromeTraceInput {
   let snapshot: JournalSnapshot<State, Action>
+  /// The index of the first entry (at position 0), read once: ``/ChronicleTracer/JournalSnapshot/indices``
+  /// is a call into generic code.
+  let firstIndex: Int
   let objects: JournalObjectWriter<State, Action>
 
   var entryCount: Int { snapshot.count }
 
   func entry(at position: Int) -> ChromeTraceEntry {
-    let index = snapshot.indices.lowerBound + position
+    let index = firstIndex + position
     let numbers = snapshot.entryNumbers(at: index)
     return ChromeTraceEntry(
       index: index, sequence: numbers.sequence, time: numbers.time, chainNanos: numbers.chainNanos,
@@ -56,13 +60,13 @@ private struct RecordedTrace<State: Sendable, Action: Sendable>: ChromeTraceInpu
   }
 
   func position(ofSequence sequence: UInt64) -> Int? {
-    snapshot.index(ofSequence: sequence).map { $0 - snapshot.indices.lowerBound }
+    snapshot.index(ofSequence: sequence).map { $0 - firstIndex }
   }
 
   var effectEvents: [EventFields] { snapshot.effectEventFields(redaction: objects.encoder.redaction) }
 
   func action(at position: Int) -> (name: String, args: [JSONMember]) {
-    let entry = snapshot.exportedEntry(at: snapshot.indices.lowerBound + position)
+    let entry = snapshot.exportedEntry(at: firstIndex + position)
     let (action, _, name) = objects.action(entry.action)
     var args: [JSONMember] = [
       JSONMember("seq", .integer(entry.sequence)), JSONMember("index", .integer(entry.index)),

@@ -70,7 +70,7 @@ private struct RecordedReduxDevTools<State: Sendable, Action: Sendable>: ReduxDe
   }
 
   func wallNanos(at position: Int) -> Int64 {
-    snapshot.entryNumbers(at: snapshot.indices.lowerBound + position).wallNanos
+    snapshot.wallNanos(at: snapshot.indices.lowerBound + position)
   }
 
   func sites(at position: Int) -> (site: RecordedCallSite?, effectSite: RecordedCallSite?) {

@@ -160,10 +160,14 @@ struct DocumentViewerInput: ViewerInput {
 /// are cut with the parser's marker, as the page's script could not show them.
 private struct RecordedViewerInput<State: Sendable, Action: Sendable>: ViewerInput {
   let snapshot: JournalSnapshot<State, Action>
+  /// The index of the first entry (at position 0), read once: ``/ChronicleTracer/JournalSnapshot/indices``
+  /// is a call into generic code.
+  let firstIndex: Int
   let objects: JournalObjectWriter<State, Action>
 
   init(snapshot: JournalSnapshot<State, Action>, redaction: Redaction) {
     self.snapshot = snapshot
+    firstIndex = snapshot.indices.lowerBound
     objects = JournalObjectWriter(redaction: redaction)
   }
 
@@ -179,7 +183,7 @@ private struct RecordedViewerInput<State: Sendable, Action: Sendable>: ViewerInp
   var entryCount: Int { snapshot.count }
 
   func row(at position: Int) -> ViewerRow {
-    let index = snapshot.indices.lowerBound + position
+    let index = firstIndex + position
     let entry = snapshot.exportedEntry(at: index)
     let numbers = snapshot.entryNumbers(at: index)
     let (action, replayable, name) = objects.action(entry.action)
