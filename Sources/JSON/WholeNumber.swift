@@ -21,9 +21,14 @@ package enum WholeNumber<Integer: FixedWidthInteger> {
   }
 
   /// The bytes of a number (see ``init(_:)-(String)``).
-  // Inlinable: called per number of every entry imported, it is specialized for the integer type
-  // where it is called; generic, it looked up `Integer`'s witnesses per digit (`import/*`).
-  @inlinable
+  // Called for every number of every entry imported, often from code still generic over `Integer`
+  // (the schema reader's conversions): unspecialized, it looked up `Integer`'s witnesses for every
+  // digit. Specialized for the journal formats' integer types, a generic caller reaches these
+  // (`import/*` in callgrind.sh: about 5,000 instructions per entry).
+  @_specialize(where Integer == Int)
+  @_specialize(where Integer == Int64)
+  @_specialize(where Integer == UInt64)
+  @_specialize(where Integer == UInt32)
   package init(_ bytes: UnsafeBufferPointer<UInt8>) {
     let negative = bytes.first == UInt8(ascii: "-")
     var value: Integer = 0
