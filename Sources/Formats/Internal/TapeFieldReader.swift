@@ -69,23 +69,6 @@ struct TapeFieldReader: ObjectReader {
 
   func value(of member: Int) -> Value { Value(tape: tape, token: member + 1) }
 
-  /// The value of `key`, by a scan inlined where it is asked (the members of an entry's objects
-  /// are few).
-  @inline(__always)
-  func optional(_ key: StaticString) -> Value? {
-    tape.member(object, key).map { Value(tape: tape, token: $0) } ?? escapedMember(key)
-  }
-
-  /// The value of `key` when the object writes it with escapes; `nil` when it is absent.
-  private func escapedMember(_ key: StaticString) -> Value? {
-    var member = object + 1
-    for _ in 0..<tape[object].count {
-      if tape[member].kind == .escapedString && tape.string(member) == "\(key)" { return value(of: member) }
-      member = tape[member + 1].next
-    }
-    return nil
-  }
-
   func reader(of value: Value, key: StaticString) throws(JournalImportError) -> TapeFieldReader {
     switch keys {
     case (nil, _):
