@@ -4,9 +4,9 @@ import Foundation
 /// Decodes states and actions with the tape decoder (``JSONTapeDecoder``), the one decoder of
 /// the library, reporting failures as ``JournalImportError``s that name the field.
 ///
-/// A value an importer holds as a tree (a Redux DevTools file, an entry the tape does not take)
-/// is written back to text and read onto a tape: the values decoded that way are few, and one
-/// decoder keeps the values and the errors the same for every importer.
+/// A value held as a tree (a Redux DevTools file's action or state, a live command's action, a
+/// base state) is written back to text and read onto a tape: the values decoded that way are few,
+/// and one decoder keeps the values and the errors the same for every importer.
 struct TypedDecoder {
   private let decoder = JSONTapeDecoder()
   private let tape = JSONTape()
