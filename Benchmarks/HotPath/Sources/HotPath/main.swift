@@ -164,6 +164,23 @@ case "timetravel/send-recommended":
   travel.attach(store)
   sendAll(store, warmUp + count)
   check(store, warmUp + count)
+case "sink/ndjson-each-line", "sink/ndjson-background", "sink/ndjson-mapped":
+  // The tracer-recorded scenario above with an NDJSON sink on the journal: every entry formatted
+  // as a line and written (callgrind counts the process's instructions, not the kernel's).
+  let writing: NDJSONFileSink<Ledger.State, Ledger.Action>.Writing =
+    switch arguments[1] {
+    case "sink/ndjson-each-line": .eachLine
+    case "sink/ndjson-background": .inBackground()
+    default: .mapped()
+    }
+  let url = FileManager.default.temporaryDirectory.appendingPathComponent("hotpath-sink-\(getpid()).ndjson")
+  defer { try? FileManager.default.removeItem(at: url) }
+  let sink = try NDJSONFileSink<Ledger.State, Ledger.Action>(url: url, writing: writing)
+  let journal = Journal(reducer: Ledger(), configuration: .init(sinks: [sink]))
+  let store = Store(initialState: Ledger.State(), reducer: Ledger(), middleware: [.tracer(journal)])
+  for _ in 0..<(warmUp + count) { store.send(.increment) }
+  sink.close()
+  precondition(sink.error == nil && sink.linesWritten == warmUp + count + 1)
 case "journal/memory":
   // Journal memory per entry with repeated call sites: an uncapped journal records N actions sent
   // from two lines; the resident memory it grew by, per entry, is printed (not run by callgrind.sh:
