@@ -5,11 +5,15 @@ import ChronicleStore
 /// called after the lock is released, so recording an action takes the journal's lock once, sinks
 /// or not.
 ///
-/// A class: the recording closure returns it as an optional reference, one word (`nil` without
-/// sinks); an optional generic struct was copied and destroyed through value witnesses on every
-/// action, sinks or not.
+/// Handed from the lock to the sinks through an allocated pointer (see
+/// `Journal.takeForSinks(_:at:withCheckpoint:from:)`): the recording closure returns one word
+/// (`nil` without sinks), where an optional struct was copied and destroyed through value
+/// witnesses on every action, sinks or not; and the pointer is allocated and freed by code
+/// specialized for the app's types, where a class's deinitializer, generic, looked up the
+/// metadata of the entry's, the checkpoint's and an optional's types on every entry (about 1,000
+/// instructions per entry, an eighth of an NDJSON sink's).
 @usableFromInline
-final class SinkHandOff<State: Sendable, Action: Sendable> {
+struct SinkHandOff<State: Sendable, Action: Sendable> {
   /// The entry's position in the journal.
   @usableFromInline let index: Int
   /// The entry as stored.

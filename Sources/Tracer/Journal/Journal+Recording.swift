@@ -28,8 +28,8 @@ extension Journal {
     let hasSinks = !configuration.sinks.isEmpty
     // One lock per action: what the sinks need is taken while the entry is recorded, before the
     // caps may commit it (a sink gets every entry recorded), and they are called after the lock
-    // is released. A reference, so that without sinks the result is one word, `nil`.
-    let handOff: SinkHandOff<State, Action>? = storage.withLock { storage in
+    // is released. A pointer, so that without sinks the result is one word, `nil`.
+    let handOff: UnsafeMutablePointer<SinkHandOff<State, Action>>? = storage.withLock { storage in
       // Only the tracer, in the store's order, sets and clears the flag (a journal records one
       // store): a load and a rare store, not an exchange (a locked instruction on every action).
       var gap = storage.gap
@@ -120,20 +120,24 @@ extension Journal {
   /// through value witnesses on every action, sinks or not).
   ///
   /// Inlinable, so specialized in the client as `record` is; never inlined into it, where its
-  /// code would slow the tracer without sinks.
+  /// code would slow the tracer without sinks. The caller passes the pointer to
+  /// ``notifySinks(_:)``, which frees it.
   @inlinable @inline(never)
   func takeForSinks(
     _ record: EntryRecord<Action>, at index: Int, withCheckpoint: Bool,
     from storage: inout JournalStorage<State, Action>
-  ) -> SinkHandOff<State, Action> {
-    SinkHandOff(
-      index: index, record: record, context: storage.content.strings.string(for: record.context),
-      cause: storage.content.cause(
-        kind: record.causeKind, parent: record.parent, effect: record.effect, label: record.causeLabel),
-      originWallNanos: storage.content.originWallNanos,
-      sites: storage.content.sites.pair(for: record.site),
-      checkpoint: withCheckpoint ? storage.content.checkpoints.nearest(atOrBefore: index) : nil,
-      metadata: storage.metadataForSinks(untilShapeKnown: true))
+  ) -> UnsafeMutablePointer<SinkHandOff<State, Action>> {
+    let handOff = UnsafeMutablePointer<SinkHandOff<State, Action>>.allocate(capacity: 1)
+    handOff.initialize(
+      to: SinkHandOff(
+        index: index, record: record, context: storage.content.strings.string(for: record.context),
+        cause: storage.content.cause(
+          kind: record.causeKind, parent: record.parent, effect: record.effect, label: record.causeLabel),
+        originWallNanos: storage.content.originWallNanos,
+        sites: storage.content.sites.pair(for: record.site),
+        checkpoint: withCheckpoint ? storage.content.checkpoints.nearest(atOrBefore: index) : nil,
+        metadata: storage.metadataForSinks(untilShapeKnown: true)))
+    return handOff
   }
 
   /// Hands the entry just recorded to the sinks, outside the lock.
@@ -147,7 +151,9 @@ extension Journal {
   /// were most of a background sink's cost on the sending thread). Not inlined into `record`:
   /// there it slowed the tracer without sinks.
   @inlinable @inline(never)
-  func notifySinks(_ handOff: SinkHandOff<State, Action>) {
+  func notifySinks(_ taken: UnsafeMutablePointer<SinkHandOff<State, Action>>) {
+    let handOff = taken.move()
+    taken.deallocate()
     // A recorded entry's wall time is its time (only imported entries differ).
     let entry = handOff.record.journalEntry(
       at: handOff.index, wallNanos: handOff.record.time, originWallNanos: handOff.originWallNanos,
