@@ -294,6 +294,44 @@ private func recordedJournal() async -> (Journal<Loader.State, Loader.Action>, u
     }
   }
 
+  /// Sites that share a line number modulo 8, a line, a file or a function, in turn and
+  /// repeated, with strings that need escapes: the writers keep the objects of recent sites, and
+  /// every entry must still name its own.
+  private static let mixedSites: [(fileID: StaticString, line: UInt, function: StaticString)] = [
+    ("A/One.swift", 3, "f()"), ("A/One.swift", 11, "f()"), ("A/One.swift", 3, "f()"),
+    ("B/Two.swift", 3, "f()"), ("A/One.swift", 3, "g()"), ("A/One.swift", 3, "g()"),
+    ("A/\"Quoted\".swift", 19, "h(_:)"), ("A/One.swift", 3, "f()"), ("C/Tab\t.swift", 27, "k()"),
+    ("A/One.swift", 11, "f()"), ("A/\"Quoted\".swift", 19, "h(_:)"), ("B/Two.swift", 4, "f()"),
+  ]
+
+  @Test func everyEntryNamesItsOwnSiteWhenSitesShareALineAFileOrASlot() async throws {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("mixed-sites-\(UUID()).ndjson")
+    defer { try? FileManager.default.removeItem(at: url) }
+    let sink = try NDJSONFileSink<Loader.State, Loader.Action>(url: url)
+    let journal = Journal<Loader.State, Loader.Action>(
+      reducer: Loader(), configuration: .init(sinks: [sink]))
+    let store = Store(initialState: Loader.State(), reducer: Loader(), middleware: [.tracer(journal)])
+    for site in Self.mixedSites {
+      store.send(.increment, fileID: site.fileID, line: site.line, function: site.function)
+    }
+    sink.close()
+    let expected = Self.mixedSites.map { site in
+      ["fileID": "\(site.fileID)", "line": Int(site.line), "function": "\(site.function)"] as NSDictionary
+    }
+    // The stream's lines, after its header.
+    let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n").dropFirst()
+    let streamed = try lines.map { line in
+      let object = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+      let entry = try #require(object["entry"] as? [String: Any])
+      return try #require(entry["site"] as? NSDictionary)
+    }
+    #expect(streamed == expected)
+    let document = try #require(
+      JSONSerialization.jsonObject(with: journal.snapshot().journalJSON()) as? [String: Any])
+    let entries = try #require(document["entries"] as? [[String: Any]])
+    #expect(try entries.map { try #require($0["site"] as? NSDictionary) } == expected)
+  }
+
   @Test func ndjsonLinesCarryTheSitesAndLoadBack() async throws {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("sites-\(UUID()).ndjson")
     defer { try? FileManager.default.removeItem(at: url) }

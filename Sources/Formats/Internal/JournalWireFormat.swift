@@ -141,8 +141,12 @@ struct JournalObjectWriter<State: Sendable, Action: Sendable> {
     writer.string(name)
     writer.raw(#","action":"#)
     writer.append(scratch.writer)
-    writer.raw(replayable ? #","replayable":true,"outcome":"# : #","replayable":false,"outcome":"#)
-    writer.string(entry.outcome.rawValue)
+    switch (replayable, entry.outcome) {
+    case (true, .reduced): writer.raw(#","replayable":true,"outcome":"reduced""#)
+    case (true, .stopped): writer.raw(#","replayable":true,"outcome":"stopped""#)
+    case (false, .reduced): writer.raw(#","replayable":false,"outcome":"reduced""#)
+    case (false, .stopped): writer.raw(#","replayable":false,"outcome":"stopped""#)
+    }
     writer.reserve(Self.durationsRoom)
     writer.rawReserved(#","durations":{"chain":"#)
     writer.integerReserved(nanoseconds(entry.chainDuration))
@@ -157,11 +161,11 @@ struct JournalObjectWriter<State: Sendable, Action: Sendable> {
     writer.rawReserved("}")
     if let site = entry.site {
       writer.raw(#","site":"#)
-      writeSite(site, into: &writer)
+      writeSite(site, remembering: scratch.site, into: &writer)
     }
     if let site = entry.effectSite {
       writer.raw(#","effectSite":"#)
-      writeSite(site, into: &writer)
+      writeSite(site, remembering: scratch.effectSite, into: &writer)
     }
     if checkpoint != nil || stateAfter != nil {
       writeStates(
@@ -231,6 +235,24 @@ struct JournalObjectWriter<State: Sendable, Action: Sendable> {
     writer.raw("}")
   }
 
+  /// Writes ``writeSite(_:into:)``'s object, copying the bytes `recent` kept when it wrote the
+  /// same site lately: an app sends most of its actions from a few lines, and a site's strings
+  /// (compared by their storage first) need not be scanned and escaped again.
+  @usableFromInline
+  func writeSite(_ site: RecordedCallSite, remembering recent: RecentSites, into writer: inout JSONWriter) {
+    let slot = site.line & (RecentSites.slotCount - 1)
+    if let known = recent.sites[slot], known.line == site.line, known.fileID == site.fileID,
+      known.function == site.function
+    {
+      writer.append(recent.objects[slot])
+      return
+    }
+    recent.objects[slot].removeAll()
+    writeSite(site, into: &recent.objects[slot])
+    recent.sites[slot] = site
+    writer.append(recent.objects[slot])
+  }
+
   /// Writes ``event(_:)``'s object.
   @usableFromInline
   func writeEvent(_ event: JournalEffectEvent, into writer: inout JSONWriter) {
@@ -277,11 +299,28 @@ struct JournalObjectWriter<State: Sendable, Action: Sendable> {
   }
 }
 
-/// A byte buffer kept from one entry to the next.
+/// Byte buffers kept from one entry to the next.
 @usableFromInline
 final class ScratchWriter {
   // Used by one thread at a time, never re-entered: no run-time exclusivity check.
   @usableFromInline @exclusivity(unchecked) var writer = JSONWriter(capacity: 256)
+  /// The entries' last call site and effect site, with their objects' bytes.
+  @usableFromInline let site = RecentSites()
+  @usableFromInline let effectSite = RecentSites()
+
+  init() {}
+}
+
+/// The call sites written lately, with their objects' bytes (see
+/// `JournalObjectWriter.writeSite(_:remembering:into:)`): one slot per line number modulo
+/// ``slotCount``, so that the sites of a few lines sending in turn each keep theirs.
+@usableFromInline
+final class RecentSites {
+  @usableFromInline static var slotCount: Int { 8 }
+  // Used as its `ScratchWriter` is.
+  @usableFromInline @exclusivity(unchecked) var sites = [RecordedCallSite?](repeating: nil, count: slotCount)
+  @usableFromInline @exclusivity(unchecked) var objects = (0..<slotCount).map { _ in JSONWriter(capacity: 128)
+  }
 
   init() {}
 }

@@ -164,12 +164,12 @@ case "timetravel/send-recommended":
   travel.attach(store)
   sendAll(store, warmUp + count)
   check(store, warmUp + count)
-case "sink/ndjson-each-line", "sink/ndjson-background", "sink/ndjson-mapped":
+case "sink/ndjson-each-line", "sink/ndjson-background", "sink/ndjson-mapped", "sink/ndjson-each-line-4-sites":
   // The tracer-recorded scenario above with an NDJSON sink on the journal: every entry formatted
   // as a line and written (callgrind counts the process's instructions, not the kernel's).
   let writing: NDJSONFileSink<Ledger.State, Ledger.Action>.Writing =
     switch arguments[1] {
-    case "sink/ndjson-each-line": .eachLine
+    case "sink/ndjson-each-line", "sink/ndjson-each-line-4-sites": .eachLine
     case "sink/ndjson-background": .inBackground()
     default: .mapped()
     }
@@ -178,7 +178,19 @@ case "sink/ndjson-each-line", "sink/ndjson-background", "sink/ndjson-mapped":
   let sink = try NDJSONFileSink<Ledger.State, Ledger.Action>(url: url, writing: writing)
   let journal = Journal(reducer: Ledger(), configuration: .init(sinks: [sink]))
   let store = Store(initialState: Ledger.State(), reducer: Ledger(), middleware: [.tracer(journal)])
-  for _ in 0..<(warmUp + count) { store.send(.increment) }
+  if arguments[1].hasSuffix("-4-sites") {
+    // Sent from four lines in turn, as an app's screen sends from a few places.
+    for index in 0..<(warmUp + count) {
+      switch index % 4 {
+      case 0: store.send(.increment)
+      case 1: store.send(.increment)
+      case 2: store.send(.increment)
+      default: store.send(.increment)
+      }
+    }
+  } else {
+    for _ in 0..<(warmUp + count) { store.send(.increment) }
+  }
   sink.close()
   precondition(sink.error == nil && sink.linesWritten == warmUp + count + 1)
 case "journal/memory":
