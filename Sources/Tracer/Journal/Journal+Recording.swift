@@ -25,7 +25,7 @@ extension Journal {
   ) {
     let maxEntries = configuration.maxEntries
     let maxBytes = configuration.maxBytes
-    let hasSinks = !configuration.sinks.isEmpty
+    let hasSinks = !sinks.isEmpty
     // One lock per action: what the sinks need is taken while the entry is recorded, before the
     // caps may commit it (a sink gets every entry recorded), and they are called after the lock
     // is released. A pointer, so that without sinks the result is one word, `nil`.
@@ -158,9 +158,8 @@ extension Journal {
     let entry = handOff.record.journalEntry(
       at: handOff.index, wallNanos: handOff.record.time, originWallNanos: handOff.originWallNanos,
       context: handOff.context, cause: handOff.cause, sites: handOff.sites)
-    let metadata = handOff.metadata.metadata
-    for sink in configuration.sinks {
-      sink.record(entry, checkpoint: handOff.checkpoint, metadata: metadata)
+    for sink in sinks {
+      sink.record(entry, checkpoint: handOff.checkpoint, metadata: handOff.metadata.metadata)
     }
   }
 
@@ -181,7 +180,6 @@ extension Journal {
   @usableFromInline
   func record(_ event: EffectEvent) {
     let now = MonotonicClock.now()
-    let sinks = configuration.sinks
     let recorded: (JournalEffectEvent, SinkMetadata)? = storage.withLock { storage in
       let position = storage.content.entries.endIndex
       let phase: EventRecord.Phase

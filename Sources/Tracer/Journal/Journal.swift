@@ -43,6 +43,9 @@ public final class Journal<State: Sendable, Action: Sendable>: Sendable {
   @usableFromInline let replay: ReplayLoop<State, Action>
   /// The configuration the journal was created with.
   public let configuration: Configuration
+  /// The configuration's sinks, held apart: reading them from ``configuration`` on every entry
+  /// copied the whole configuration (its closures and arrays retained and released twice).
+  @usableFromInline let sinks: [any JournalSink<State, Action>]
   // The recording path below is inlinable, like `Store.send`: the client specializes it for its
   // own State and Action, where an unspecialized generic call pays metadata look-ups.
   @usableFromInline let storage: JournalLock<JournalStorage<State, Action>>
@@ -111,6 +114,7 @@ public final class Journal<State: Sendable, Action: Sendable>: Sendable {
     self.reducer = reduce
     self.replay = replay
     self.configuration = configuration
+    self.sinks = configuration.sinks
     self.recordsEverything =
       configuration.filter.recordsEverything && !(Action.self is any TraceableAction.Type)
     let wall = Int64((Date().timeIntervalSince1970 * 1e9).rounded())
@@ -138,6 +142,7 @@ public final class Journal<State: Sendable, Action: Sendable>: Sendable {
     self.reducer = reduce
     self.replay = JournalContent.replayLoop(calling: reduce)
     self.configuration = configuration
+    self.sinks = configuration.sinks
     self.recordsEverything =
       configuration.filter.recordsEverything && !(Action.self is any TraceableAction.Type)
     var storage = JournalStorage(content: content)
@@ -250,7 +255,6 @@ extension Journal {
   /// hands the metadata to the sinks to prepare (``JournalSink/prepare(metadata:)``).
   @usableFromInline
   func prepareSinks(from state: State) {
-    let sinks = configuration.sinks
     guard !sinks.isEmpty else { return }
     let metadata = storage.withLock { storage in
       if storage.content.stateShape == nil { storage.content.stateShape = TypeFingerprint.shape(of: state) }
