@@ -304,7 +304,7 @@ struct JournalObjectWriter<State: Sendable, Action: Sendable> {
 final class ScratchWriter {
   // Used by one thread at a time, never re-entered: no run-time exclusivity check.
   @usableFromInline @exclusivity(unchecked) var writer = JSONWriter(capacity: 256)
-  /// The entries' last call site and effect site, with their objects' bytes.
+  /// The entries' recent call sites and effect sites, with their objects' bytes.
   @usableFromInline let site = RecentSites()
   @usableFromInline let effectSite = RecentSites()
 
@@ -319,7 +319,8 @@ final class RecentSites {
   @usableFromInline static var slotCount: Int { 8 }
   // Used as its `ScratchWriter` is.
   @usableFromInline @exclusivity(unchecked) var sites = [RecordedCallSite?](repeating: nil, count: slotCount)
-  @usableFromInline @exclusivity(unchecked) var objects = (0..<slotCount).map { _ in JSONWriter(capacity: 128)
+  @usableFromInline @exclusivity(unchecked) var objects: [JSONWriter] = (0..<slotCount).map { _ in
+    JSONWriter(capacity: 128)
   }
 
   init() {}
