@@ -64,10 +64,23 @@ struct MonotonicClockTests {
       refineAtTicks: 7_000)
     #expect(fast.nanoseconds(at: 101_000) == 99_000)
     let refined = try #require(MonotonicClock.refined(fast, at: truth(101_000)))
-    #expect(refined.nanosecondsPerTick == 0.5)
     #expect(refined.nanoseconds == 99_000)  // where `fast` had got to: no going back
     #expect(refined.refineAtTicks == 101_000 + 300_000)
-    #expect(refined.nanoseconds(at: 401_000) == 249_000)  // the offset stays, it does not grow
+    // The 49,000 ns lead is taken back over the next 300,000 ticks: the rate is lowered from 0.5
+    // by 49,000 / 300,000, and the readings meet the system clock at the next refinement.
+    #expect(abs(refined.nanosecondsPerTick - (0.5 - 49_000.0 / 300_000.0)) < 1e-12)
+    #expect(abs(refined.nanoseconds(at: 401_000) - truth(401_000).nanoseconds) <= 1)
+    #expect(refined.nanoseconds(at: 251_000) - truth(251_000).nanoseconds == 24_500)
+    // Refined again there, it keeps the true rate.
+    let met = try #require(MonotonicClock.refined(refined, at: truth(401_000)))
+    #expect(met.nanosecondsPerTick == 0.5)
+    #expect(abs(met.nanoseconds - truth(401_000).nanoseconds) <= 1)
+    // A lead larger than the interval can take back: the rate is halved, never less.
+    let farAhead = MonotonicClock.Calibration(
+      firstTicks: 1_000, firstNanoseconds: 0, ticks: 3_000, nanoseconds: 1_000_000, nanosecondsPerTick: 1.0,
+      refineAtTicks: 7_000)
+    let halved = try #require(MonotonicClock.refined(farAhead, at: truth(101_000)))
+    #expect(halved.nanosecondsPerTick == 0.25)
     // Calibrated too slow, it lags: refining moves it forward to the system clock.
     let slow = MonotonicClock.Calibration(
       firstTicks: 1_000, firstNanoseconds: 0, ticks: 3_000, nanoseconds: 1_000, nanosecondsPerTick: 0.25,

@@ -123,7 +123,8 @@ package enum MonotonicClock {
 
   /// `calibration` refined by a simultaneous `reading`: the rate over the whole baseline since its
   /// first reading, anchored at `reading` — or where `calibration` maps it, if that is later, so
-  /// that no reading goes back — and refined again after three times the baseline.
+  /// that no reading goes back, with the rate lowered until the next refinement so that the
+  /// readings meet the system clock there — and refined again after three times the baseline.
   static func refined(
     _ calibration: Calibration, at reading: (ticks: UInt64, nanoseconds: Int64)
   ) -> Calibration? {
@@ -131,10 +132,17 @@ package enum MonotonicClock {
     guard baseline > 0 else { return nil }
     let rate = Double(reading.nanoseconds &- calibration.firstNanoseconds) / Double(baseline)
     guard rate > 0.01, rate < 100 else { return nil }
+    let anchor = max(reading.nanoseconds, calibration.nanoseconds(at: reading.ticks))
+    let interval = UInt64(baseline) &* 3
+    // Readings ahead of the system clock (a first rate measured too fast) slow down to meet it at
+    // the next refinement, rather than keep the lead for the life of the process; at most to half
+    // the rate, so that they still advance.
+    let lead = Double(anchor &- reading.nanoseconds)
     return Calibration(
       firstTicks: calibration.firstTicks, firstNanoseconds: calibration.firstNanoseconds,
-      ticks: reading.ticks, nanoseconds: max(reading.nanoseconds, calibration.nanoseconds(at: reading.ticks)),
-      nanosecondsPerTick: rate, refineAtTicks: reading.ticks &+ UInt64(baseline) &* 3)
+      ticks: reading.ticks, nanoseconds: anchor,
+      nanosecondsPerTick: max(rate - lead / Double(interval), rate / 2),
+      refineAtTicks: reading.ticks &+ interval)
   }
 
   /// The current calibration (for tests).
