@@ -174,27 +174,35 @@ package struct JSONWriter {
   /// Writes `text` as a JSON string.
   @usableFromInline
   package mutating func string(_ text: String) {
+    // A native or small string's bytes are read where they are; only another (bridged) string
+    // is copied first. `withUTF8` alone needed a mutable copy: a retain and a release, each an
+    // atomic operation, for every string of every line.
+    if text.utf8.withContiguousStorageIfAvailable({ string(utf8: $0) }) != nil { return }
     var text = text
-    text.withUTF8 { utf8 in
-      // Most strings (keys, case names) need no escape: their room is made once and they are
-      // copied whole, where each append checked its room (a twentieth of a sink's line).
-      let length = utf8.count
-      reserve(length &+ 2)
-      var index = 0
-      while index < length {
-        let byte = utf8[index]
-        if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { break }
-        index &+= 1
-      }
-      guard index < length else {
-        start[count] = UInt8(ascii: "\"")
-        if let base = utf8.baseAddress { (start + count + 1).update(from: base, count: length) }
-        start[count &+ 1 &+ length] = UInt8(ascii: "\"")
-        count &+= length &+ 2
-        return
-      }
-      escaped(utf8, plainUpTo: index)
+    text.withUTF8 { string(utf8: $0) }
+  }
+
+  /// Writes the UTF-8 bytes `utf8` as a JSON string.
+  @usableFromInline
+  package mutating func string(utf8: UnsafeBufferPointer<UInt8>) {
+    // Most strings (keys, case names) need no escape: their room is made once and they are
+    // copied whole, where each append checked its room (a twentieth of a sink's line).
+    let length = utf8.count
+    reserve(length &+ 2)
+    var index = 0
+    while index < length {
+      let byte = utf8[index]
+      if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { break }
+      index &+= 1
     }
+    guard index < length else {
+      start[count] = UInt8(ascii: "\"")
+      if let base = utf8.baseAddress { (start + count + 1).update(from: base, count: length) }
+      start[count &+ 1 &+ length] = UInt8(ascii: "\"")
+      count &+= length &+ 2
+      return
+    }
+    escaped(utf8, plainUpTo: index)
   }
 
   /// Writes `utf8` as a JSON string, escaping what must be; its first `plainCount` bytes, already

@@ -83,16 +83,16 @@ extension EntryRecord: Sendable where Action: Sendable {}
 extension EntryRecord where Action: Sendable {
   /// The entry as ``JournalEntry`` shows it, given what its codes stand for: the one place a
   /// stored entry becomes a public one, for snapshots and exports (``JournalContent/entry(at:)``)
-  /// and for sinks (the tracer's hand-off, outside the journal's lock).
+  /// and for sinks (the tracer's hand-off, under the journal's lock).
   ///
   /// - Parameters:
   ///   - index: The entry's position in the journal.
   ///   - wallNanos: Its wall time in nanoseconds since `originWallNanos`.
-  ///   - sites: The call sites its `site` code stands for.
+  ///   - sites: The journal's call sites, which its `site` code is read in.
   @inlinable
   func journalEntry(
     at index: Int, wallNanos: Int64, originWallNanos: Int64, context: String?, cause: Cause,
-    sites: SiteTable.Pair?
+    sites: SiteTable
   ) -> JournalEntry<Action> {
     let unknown = Self.unknownDuration
     return JournalEntry(
@@ -107,8 +107,8 @@ extension EntryRecord where Action: Sendable {
       chainDuration: .nanoseconds(Int64(chainNanos)),
       reducerDuration: reducerNanos == unknown ? nil : .nanoseconds(Int64(reducerNanos)),
       reducerOffset: reducerOffsetNanos == unknown ? nil : .nanoseconds(Int64(reducerOffsetNanos)),
-      site: sites?.site,
-      effectSite: sites?.effectSite
+      site: sites.site(for: site),
+      effectSite: sites.effectSite(for: site)
     )
   }
 }

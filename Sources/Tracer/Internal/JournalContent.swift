@@ -70,7 +70,7 @@ package struct JournalContent<State: Sendable, Action: Sendable>: Sendable {
       context: strings.string(for: record.context),
       cause: cause(
         kind: record.causeKind, parent: record.parent, effect: record.effect, label: record.causeLabel),
-      sites: sites.pair(for: record.site))
+      sites: sites)
   }
 
   /// The wall time of `record`, the entry at `index`, in nanoseconds since the origin wall time.

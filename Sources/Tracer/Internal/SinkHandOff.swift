@@ -1,9 +1,14 @@
 import ChronicleStore
 
 /// What the tracer takes for its sinks under the journal's lock while it records an entry: the
-/// stored entry, the strings its codes stand for, and what only the lock guards. The sinks are
-/// called after the lock is released, so recording an action takes the journal's lock once, sinks
-/// or not.
+/// entry as sinks get it, built from the stored record and the strings its codes stand for, and
+/// what only the lock guards. The sinks are called after the lock is released, so recording an
+/// action takes the journal's lock once, sinks or not.
+///
+/// The entry is built under the lock and handed on whole, where the record and its strings had
+/// been taken and the entry built from them after the lock: that copied each of its strings
+/// (the label, the cause's, the call sites' file and function) once more and released the copy,
+/// ten atomic reference count operations per entry.
 ///
 /// Handed from the lock to the sinks through an allocated pointer (see
 /// `Journal.takeForSinks(_:at:withCheckpoint:from:)`): the recording closure returns one word
@@ -14,34 +19,16 @@ import ChronicleStore
 /// instructions per entry, an eighth of an NDJSON sink's).
 @usableFromInline
 struct SinkHandOff<State: Sendable, Action: Sendable> {
-  /// The entry's position in the journal.
-  @usableFromInline let index: Int
-  /// The entry as stored.
-  @usableFromInline let record: EntryRecord<Action>
-  /// The context label the entry's `context` code stands for.
-  @usableFromInline let context: String?
-  /// The cause the entry's cause fields stand for.
-  @usableFromInline let cause: Cause
-  /// The journal's origin wall time, which the entry's wall time counts from.
-  @usableFromInline let originWallNanos: Int64
-  /// The call sites the entry's `site` code stands for, if it has any.
-  @usableFromInline let sites: SiteTable.Pair?
+  /// The entry, as ``JournalSnapshot`` reads it back.
+  @usableFromInline let entry: JournalEntry<Action>
   /// The checkpoint kept before the entry, if one was.
   @usableFromInline let checkpoint: JournalCheckpoint<State>?
   /// The journal's metadata as sinks get it.
   @usableFromInline let metadata: SinkMetadata
 
   @inlinable
-  init(
-    index: Int, record: EntryRecord<Action>, context: String?, cause: Cause, originWallNanos: Int64,
-    sites: SiteTable.Pair?, checkpoint: JournalCheckpoint<State>?, metadata: SinkMetadata
-  ) {
-    self.index = index
-    self.record = record
-    self.context = context
-    self.cause = cause
-    self.originWallNanos = originWallNanos
-    self.sites = sites
+  init(entry: JournalEntry<Action>, checkpoint: JournalCheckpoint<State>?, metadata: SinkMetadata) {
+    self.entry = entry
     self.checkpoint = checkpoint
     self.metadata = metadata
   }

@@ -93,4 +93,15 @@ struct SiteTable: Sendable {
   @usableFromInline func pair(for code: UInt32) -> Pair? {
     code == 0 ? nil : pairs[Int(code) - 1]
   }
+
+  /// The site of the pair stored under `code`: the field copied alone, where reading it from a
+  /// copy of the pair copied and released the other site's strings too.
+  @inlinable func site(for code: UInt32) -> RecordedCallSite? {
+    code == 0 ? nil : pairs[Int(code) - 1].site
+  }
+
+  /// The effect's site of the pair stored under `code`.
+  @inlinable func effectSite(for code: UInt32) -> RecordedCallSite? {
+    code == 0 ? nil : pairs[Int(code) - 1].effectSite
+  }
 }

@@ -128,38 +128,37 @@ extension Journal {
     from storage: inout JournalStorage<State, Action>
   ) -> UnsafeMutablePointer<SinkHandOff<State, Action>> {
     let handOff = UnsafeMutablePointer<SinkHandOff<State, Action>>.allocate(capacity: 1)
+    // A recorded entry's wall time is its time (only imported entries differ).
     handOff.initialize(
       to: SinkHandOff(
-        index: index, record: record, context: storage.content.strings.string(for: record.context),
-        cause: storage.content.cause(
-          kind: record.causeKind, parent: record.parent, effect: record.effect, label: record.causeLabel),
-        originWallNanos: storage.content.originWallNanos,
-        sites: storage.content.sites.pair(for: record.site),
+        entry: record.journalEntry(
+          at: index, wallNanos: record.time, originWallNanos: storage.content.originWallNanos,
+          context: storage.content.strings.string(for: record.context),
+          cause: storage.content.cause(
+            kind: record.causeKind, parent: record.parent, effect: record.effect, label: record.causeLabel),
+          sites: storage.content.sites),
         checkpoint: withCheckpoint ? storage.content.checkpoints.nearest(atOrBefore: index) : nil,
         metadata: storage.metadataForSinks(untilShapeKnown: true)))
     return handOff
   }
 
-  /// Hands the entry just recorded to the sinks, outside the lock.
-  ///
-  /// The entry is built from what ``takeForSinks(_:at:withCheckpoint:from:)`` took under the
-  /// lock the entry was recorded under: the entry ``JournalSnapshot`` reads back, without taking
-  /// the lock again or reading the entry back from the journal's storage.
+  /// Hands the entry just recorded to the sinks, outside the lock, and frees what
+  /// ``takeForSinks(_:at:withCheckpoint:from:)`` took under the lock the entry was recorded
+  /// under: the entry ``JournalSnapshot`` reads back, without taking the lock again or reading
+  /// the entry back from the journal's storage.
   ///
   /// Inlinable, as ``record(_:sequence:label:cause:start:end:before:reading:site:effectSite:)`` is: specialized in
-  /// the client, building the entry and walking the sinks pay no generic metadata look-ups (they
+  /// the client, walking the sinks and freeing the entry pay no generic metadata look-ups (they
   /// were most of a background sink's cost on the sending thread). Not inlined into `record`:
   /// there it slowed the tracer without sinks.
   @inlinable @inline(never)
   func notifySinks(_ taken: UnsafeMutablePointer<SinkHandOff<State, Action>>) {
+    // Moved out, not read in place: read through `pointee`, the entry and the metadata were
+    // copied for each sink.
     let handOff = taken.move()
     taken.deallocate()
-    // A recorded entry's wall time is its time (only imported entries differ).
-    let entry = handOff.record.journalEntry(
-      at: handOff.index, wallNanos: handOff.record.time, originWallNanos: handOff.originWallNanos,
-      context: handOff.context, cause: handOff.cause, sites: handOff.sites)
     for sink in sinks {
-      sink.record(entry, checkpoint: handOff.checkpoint, metadata: handOff.metadata.metadata)
+      sink.record(handOff.entry, checkpoint: handOff.checkpoint, metadata: handOff.metadata.metadata)
     }
   }
 

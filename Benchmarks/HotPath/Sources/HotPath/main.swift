@@ -68,6 +68,27 @@ struct Ledger: Reducer {
   }
 }
 
+/// A running total whose action carries a payload: what the sink benchmarks send
+/// (SinkBenchmarks.swift), for the sink scenario whose actions are each new.
+struct Tally: Reducer {
+  struct State: Equatable, Sendable, Codable {
+    var total = 0
+  }
+
+  enum Action: Equatable, Sendable, Codable {
+    case add(Int)
+    case reset
+  }
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .add(let amount): state.total &+= amount
+    case .reset: state.total = 0
+    }
+    return .none
+  }
+}
+
 /// The entries of the formats' scenarios: each export or import handles this many, and N / this
 /// many of them run, so that the set-up (recording them once) cancels in the difference.
 let formatEntries = 10_000
@@ -191,6 +212,17 @@ case "sink/ndjson-each-line", "sink/ndjson-background", "sink/ndjson-mapped", "s
   } else {
     for _ in 0..<(warmUp + count) { store.send(.increment) }
   }
+  sink.close()
+  precondition(sink.error == nil && sink.linesWritten == warmUp + count + 1)
+case "sink/ndjson-each-line-new":
+  // The sink with actions that never repeat (`.add(n)`, n counting up): each action's JSON is
+  // encoded through its `Codable` conformance, none reused.
+  let url = FileManager.default.temporaryDirectory.appendingPathComponent("hotpath-sink-\(getpid()).ndjson")
+  defer { try? FileManager.default.removeItem(at: url) }
+  let sink = try NDJSONFileSink<Tally.State, Tally.Action>(url: url, writing: .eachLine)
+  let journal = Journal(reducer: Tally(), configuration: .init(sinks: [sink]))
+  let store = Store(initialState: Tally.State(), reducer: Tally(), middleware: [.tracer(journal)])
+  for amount in 0..<(warmUp + count) { store.send(.add(amount)) }
   sink.close()
   precondition(sink.error == nil && sink.linesWritten == warmUp + count + 1)
 case "journal/memory":
