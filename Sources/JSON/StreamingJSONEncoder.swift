@@ -42,6 +42,12 @@ package final class StreamingJSONEncoder {
   /// holds them: making one asked the runtime for three generic types' metadata and a
   /// conformance (a quarter of a small action's time), which a type's first container pays.
   @exclusivity(unchecked) private var keyedContainers: [KeyedContainerEntry] = []
+  /// The key types of ``keyedContainers``, in the same order: looked through without reading
+  /// the entries, each read of which was a retain and a release.
+  @exclusivity(unchecked) private var keyedContainerTypes: [ObjectIdentifier] = []
+  /// Whether a ``write(_:into:)`` is under way: only then are kept containers handed out, since
+  /// their cursors point at the encoder without keeping it (see ``KeyedCursor``).
+  @exclusivity(unchecked) private var isWriting = false
   private static var keyedContainerLimit: Int { 8 }
   /// Whether containers are kept for reuse: not by the stand-in that a container held past its
   /// value writes through (see ``detached()``), which never finishes a value to let them go.
@@ -70,6 +76,7 @@ package final class StreamingJSONEncoder {
     let start = output.count
     swap(&writer, &output)
     failed = false
+    isWriting = true
     var singleKey: String?
     do {
       singleKey = try box(value, parent: nil, key: nil)
@@ -77,9 +84,10 @@ package final class StreamingJSONEncoder {
       failed = true
     }
     while depth > 0 { closeLast() }
-    // The kept containers would otherwise keep their encoder: a container held past its
-    // value writes nothing (its frame is closed) wherever it points.
-    for entry in keyedContainers { entry.cursor.encoder = nil }
+    // A kept container held past its value writes nothing (its cursor no longer points at
+    // this encoder, which it does not keep).
+    isWriting = false
+    for entry in keyedContainers { entry.cursor.close() }
     swap(&writer, &output)
     if failed {
       output.removeSuffix(from: start)
@@ -103,18 +111,24 @@ package final class StreamingJSONEncoder {
     keyedBy: Key.Type, handle: Handle
   ) -> KeyedEncodingContainer<Key> {
     let type = ObjectIdentifier(Key.self)
-    for entry in keyedContainers where entry.type == type {
-      guard isKnownUniquelyReferenced(&entry.box) else { continue }
-      entry.cursor.encoder = self
-      entry.cursor.handle = handle
-      // The box is a `KeyedEncodingContainer<Key>`'s only stored property, kept as it was made.
-      return unsafeBitCast(entry.box, to: KeyedEncodingContainer<Key>.self)
+    if isWriting {
+      for index in keyedContainerTypes.indices where keyedContainerTypes[index] == type {
+        let entry = keyedContainers[index]
+        guard isKnownUniquelyReferenced(&entry.box) else { continue }
+        entry.cursor.open(on: self, handle: handle)
+        // The box is a `KeyedEncodingContainer<Key>`'s only stored property, kept as it was made.
+        return unsafeBitCast(entry.box, to: KeyedEncodingContainer<Key>.self)
+      }
     }
-    let cursor = KeyedCursor(encoder: self, handle: handle)
+    let keeps =
+      isWriting && keepsContainers && Self.containerIsItsBox
+      && keyedContainers.count < Self.keyedContainerLimit
+    let cursor = KeyedCursor(encoder: self, handle: handle, kept: keeps)
     let container = KeyedEncodingContainer(StreamKeyedContainer<Key>(cursor: cursor))
-    if keepsContainers && Self.containerIsItsBox && keyedContainers.count < Self.keyedContainerLimit {
+    if keeps {
       keyedContainers.append(
         KeyedContainerEntry(type: type, cursor: cursor, box: unsafeBitCast(container, to: AnyObject.self)))
+      keyedContainerTypes.append(type)
     }
     return container
   }
@@ -356,14 +370,37 @@ private final class KeyedContainerEntry {
 
 /// Where a keyed container writes: a class, so that the encoder can point a container it made
 /// before at a new frame.
+///
+/// A cursor the encoder keeps (see `StreamingJSONEncoder.keyedContainer`) points at it without
+/// keeping it: the encoder keeps the cursor, and points it at itself only while it writes a value
+/// (``open(on:handle:)``, ``close()``), so that handing a kept container out and taking it back
+/// costs no reference count operation on the encoder, two atomic ones per container before. A
+/// cursor the encoder does not keep keeps its encoder, as a container held anywhere must.
 private final class KeyedCursor {
-  /// `nil` once the value it was handed out for is written.
-  @exclusivity(unchecked) var encoder: StreamingJSONEncoder?
+  /// The encoder, while the cursor is open; `nil` once the value it was handed out for is written.
+  @exclusivity(unchecked) unowned(unsafe) private var current: StreamingJSONEncoder?
+  /// The encoder, kept by a cursor the encoder does not keep.
+  private let keeper: StreamingJSONEncoder?
   @exclusivity(unchecked) var handle: Handle
 
-  init(encoder: StreamingJSONEncoder, handle: Handle) {
-    self.encoder = encoder
+  init(encoder: StreamingJSONEncoder, handle: Handle, kept: Bool) {
+    current = encoder
+    keeper = kept ? nil : encoder
     self.handle = handle
+  }
+
+  /// The encoder to write through; `nil` once the value it was handed out for is written.
+  var encoder: StreamingJSONEncoder? { current }
+
+  /// Points a kept cursor at `encoder`, which is writing a value, and at `handle`'s frame.
+  func open(on encoder: StreamingJSONEncoder, handle: Handle) {
+    current = encoder
+    self.handle = handle
+  }
+
+  /// Detaches a kept cursor from its encoder, whose value is written.
+  func close() {
+    current = nil
   }
 }
 

@@ -152,6 +152,17 @@ private final class ContainerKeeper: Encodable {
   }
 }
 
+/// Keeps the encoder its `encode(to:)` was handed, to ask it for a container later.
+private final class EncoderKeeper: Encodable {
+  enum Key: String, CodingKey { case a }
+  var kept: (any Encoder)?
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: Key.self)
+    try container.encode(1, forKey: .a)
+    kept = encoder
+  }
+}
+
 private struct SuperEncoding: Encodable {
   enum Key: String, CodingKey { case a }
   func encode(to encoder: any Encoder) throws {
@@ -290,6 +301,43 @@ extension Box: Sendable where Value: Sendable {}
     #expect(
       streamed(Action.batch([.add(4), .batch([.add(5)])]), encoder: encoder)?.text
         == String(decoding: try treeBytes(Action.batch([.add(4), .batch([.add(5)])])), as: UTF8.self))
+  }
+
+  @Test func aKeyedContainerHeldPastItsEncoderWritesNothingAndKeepsNothing() throws {
+    let keeper = ContainerKeeper()
+    weak var released: StreamingJSONEncoder?
+    do {
+      let encoder = StreamingJSONEncoder()
+      released = encoder
+      #expect(streamed(keeper, encoder: encoder)?.text == #"{"a":1}"#)
+      #expect(streamed(keeper, encoder: encoder)?.text == #"{"a":1}"#)
+    }
+    // The container the encoder kept for reuse points at it only while it writes a value.
+    #expect(released == nil)
+    var kept = try #require(keeper.kept)
+    try kept.encode(2, forKey: .b)
+    var nested = kept.nestedContainer(keyedBy: ContainerKeeper.Key.self, forKey: .b)
+    try nested.encode(3, forKey: .a)
+    // The nested container, not opened, stands where its parent does.
+    #expect(kept.codingPath.isEmpty && nested.codingPath.isEmpty)
+  }
+
+  @Test func aContainerAskedOfAnEncoderHeldPastItsValueKeepsItsEncoder() throws {
+    let keeper = EncoderKeeper()
+    var held: KeyedEncodingContainer<EncoderKeeper.Key>
+    do {
+      let encoder = StreamingJSONEncoder()
+      #expect(streamed(keeper, encoder: encoder)?.text == #"{"a":1}"#)
+      held = try #require(keeper.kept).container(keyedBy: EncoderKeeper.Key.self)
+      keeper.kept = nil
+    }
+    // Asked for outside a value's writing, the container is not one the encoder reuses: it keeps
+    // its encoder, and writes nothing (its frame is closed).
+    try held.encode(2, forKey: .a)
+    var nested = held.nestedContainer(keyedBy: EncoderKeeper.Key.self, forKey: .a)
+    try nested.encode(3, forKey: .a)
+    let encoder = StreamingJSONEncoder()
+    #expect(streamed(Action.add(4), encoder: encoder)?.text == #"{"add":{"_0":4}}"#)
   }
 
   @Test func aKeyedContainerHeldWhileAnotherOfItsKeysIsOpenLeavesEachItsMembers() throws {
