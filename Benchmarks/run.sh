@@ -129,7 +129,10 @@ RELATIVE = [("timetravel/send-recommended", "tracer/record-growing", 1.5),
             ("sink/ndjson-each-line", "tracer/record-tally", 10.0),
             ("sink/ndjson-background", "tracer/record-tally", 10.0),
             ("sink/ndjson-each-line-repeating", "tracer/record-tally-repeating", 10.0),
-            ("sink/ndjson-background-repeating", "tracer/record-tally-repeating", 10.0)]
+            ("sink/ndjson-background-repeating", "tracer/record-tally-repeating", 10.0),
+            # Issue 27: the other crash-safe mode, each line copied into a mapping of the file.
+            ("sink/ndjson-mapped", "tracer/record-tally", 10.0),
+            ("sink/ndjson-mapped-repeating", "tracer/record-tally-repeating", 10.0)]
 # Issue 13: with the 100 KB state, peak resident memory at most the default byte cap + 64 MB.
 LARGE_STATE_PEAK_MB = (64 << 20) / 1e6 + 64
 
@@ -137,9 +140,9 @@ ORDER = ["floor", "floor/bare-increment", "send/no-middleware", "send/3-middlewa
          "send/1-observer", "send/observation-armed", "send/observation-member", "send/allocations", "control/one-malloc", "logger/predicate-rejects",
          "logger/no-op-sink-with-diff", "tracer/record", "tracer/record-growing",
          "tracer/minimal-recording-middleware", "tracer/record-app-state", "tracer/record-app-state-sized",
-         "tracer/record-tally", "codable/discarding-encoder", "sink/ndjson-each-line", "sink/ndjson-background",
-         "tracer/record-tally-repeating", "sink/ndjson-each-line-repeating",
-         "sink/ndjson-background-repeating",
+         "tracer/record-tally", "codable/discarding-encoder", "sink/ndjson-each-line", "sink/ndjson-mapped",
+         "sink/ndjson-background", "tracer/record-tally-repeating", "sink/ndjson-each-line-repeating",
+         "sink/ndjson-mapped-repeating", "sink/ndjson-background-repeating",
          "timetravel/send-recommended", "round-trip/thunk", "round-trip/effect-run",
          "timetravel/jump", "replay/verify", "timetravel/jump-replay-step", "timetravel/undo-replay-step",
          "journal/memory-1MB-state", "journal/100KB-state", "journal/100KB-state-uncapped",
