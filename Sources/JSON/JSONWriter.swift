@@ -183,8 +183,7 @@ package struct JSONWriter {
   }
 
   /// Writes the UTF-8 bytes `utf8` as a JSON string.
-  @usableFromInline
-  package mutating func string(utf8: UnsafeBufferPointer<UInt8>) {
+  private mutating func string(utf8: UnsafeBufferPointer<UInt8>) {
     // Most strings (keys, case names) need no escape: their room is made once and they are
     // copied whole, where each append checked its room (a twentieth of a sink's line).
     let length = utf8.count

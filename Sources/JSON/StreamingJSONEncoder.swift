@@ -127,7 +127,7 @@ package final class StreamingJSONEncoder {
     let container = KeyedEncodingContainer(StreamKeyedContainer<Key>(cursor: cursor))
     if keeps {
       keyedContainers.append(
-        KeyedContainerEntry(type: type, cursor: cursor, box: unsafeBitCast(container, to: AnyObject.self)))
+        KeyedContainerEntry(cursor: cursor, box: unsafeBitCast(container, to: AnyObject.self)))
       keyedContainerTypes.append(type)
     }
     return container
@@ -350,19 +350,17 @@ private final class Frame {
   @exclusivity(unchecked) var valueSingleKey: String?
 }
 
-/// A keyed container kept by the encoder (see `StreamingJSONEncoder.keyedContainer`).
+/// A keyed container kept by the encoder (see `StreamingJSONEncoder.keyedContainer`); the
+/// type of its keys is the encoder's `keyedContainerTypes` at the same position.
 ///
 /// A class: in an array of structs, the uniqueness check of an element's box went through a
 /// copy of the element, which made the box never unique.
 private final class KeyedContainerEntry {
-  /// The type of its keys.
-  let type: ObjectIdentifier
   let cursor: KeyedCursor
   /// The `KeyedEncodingContainer`'s box: uniquely referenced when only the encoder holds it.
   @exclusivity(unchecked) var box: AnyObject
 
-  init(type: ObjectIdentifier, cursor: KeyedCursor, box: AnyObject) {
-    self.type = type
+  init(cursor: KeyedCursor, box: AnyObject) {
     self.cursor = cursor
     self.box = box
   }
@@ -377,30 +375,28 @@ private final class KeyedContainerEntry {
 /// costs no reference count operation on the encoder, two atomic ones per container before. A
 /// cursor the encoder does not keep keeps its encoder, as a container held anywhere must.
 private final class KeyedCursor {
-  /// The encoder, while the cursor is open; `nil` once the value it was handed out for is written.
-  @exclusivity(unchecked) unowned(unsafe) private var current: StreamingJSONEncoder?
+  /// The encoder to write through, while the cursor is open; `nil` once the value it was handed
+  /// out for is written.
+  @exclusivity(unchecked) unowned(unsafe) private(set) var encoder: StreamingJSONEncoder?
   /// The encoder, kept by a cursor the encoder does not keep.
   private let keeper: StreamingJSONEncoder?
   @exclusivity(unchecked) var handle: Handle
 
   init(encoder: StreamingJSONEncoder, handle: Handle, kept: Bool) {
-    current = encoder
+    self.encoder = encoder
     keeper = kept ? nil : encoder
     self.handle = handle
   }
 
-  /// The encoder to write through; `nil` once the value it was handed out for is written.
-  var encoder: StreamingJSONEncoder? { current }
-
   /// Points a kept cursor at `encoder`, which is writing a value, and at `handle`'s frame.
   func open(on encoder: StreamingJSONEncoder, handle: Handle) {
-    current = encoder
+    self.encoder = encoder
     self.handle = handle
   }
 
   /// Detaches a kept cursor from its encoder, whose value is written.
   func close() {
-    current = nil
+    encoder = nil
   }
 }
 

@@ -89,11 +89,6 @@ struct SiteTable: Sendable {
     code(for: Pair(site: site, effectSite: effectSite))
   }
 
-  /// The pair stored under `code`.
-  @usableFromInline func pair(for code: UInt32) -> Pair? {
-    code == 0 ? nil : pairs[Int(code) - 1]
-  }
-
   /// The site of the pair stored under `code`: the field copied alone, where reading it from a
   /// copy of the pair copied and released the other site's strings too.
   @inlinable func site(for code: UInt32) -> RecordedCallSite? {

@@ -33,8 +33,8 @@ extension JournalSnapshot {
   ///
   /// - Precondition: `index` lies within ``indices``.
   package func callSites(at index: Int) -> (site: RecordedCallSite?, effectSite: RecordedCallSite?) {
-    let pair = content.sites.pair(for: content.entries[index].site)
-    return (pair?.site, pair?.effectSite)
+    let code = content.entries[index].site
+    return (content.sites.site(for: code), content.sites.effectSite(for: code))
   }
 
   /// The entry at `index`, as ``entries`` has it: for an export's loop, always inlined in it (a
