@@ -1,6 +1,7 @@
 import ChronicleInspection
 import ChronicleLocks
 import ChronicleStore
+import Dispatch
 import Synchronization
 
 /// A store for testing a feature exhaustively: every state change and every action its effects
@@ -19,7 +20,9 @@ import Synchronization
 /// timers deterministically, and `receive` waits only until the store's effects have settled.
 /// An effect, thunk or timer that throws an error no `catch` handler takes fails the test, at the
 /// next call that sees it (`send`, `receive`, `finish`) or where the store was made when none
-/// does. Failures are reported to Swift Testing or XCTest, at the line of the failing call. Their text
+/// does. A test that ends without `finish` is checked when the test store goes away, after the
+/// effect work already under way has run to its next suspension (an effect that has just sent
+/// the last action it was awaited for, and is returning, is not "still running"). Failures are reported to Swift Testing or XCTest, at the line of the failing call. Their text
 /// never shows a value marked as sensitive, nor one the store's `redaction` policy selects: an
 /// action or error that holds one is written as its dump, with `<redacted>` in its place.
 public final class TestStore<State: Equatable & Sendable, Action: Sendable>: Sendable {
@@ -28,8 +31,9 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable>: Sen
   private let recorder: ActionRecorder<State, Action>
   private let settings: SanitizerVisibleMutex<(exhaustivity: Exhaustivity, expected: State)>
   private let created: CallSite
-  /// How long `receive` and `finish` wait for effects before failing. A guard against a test
-  /// that waits for something that never comes — never a way to synchronise.
+  /// How long `receive` and `finish` wait for effects before failing — and how long the end of
+  /// a test without `finish` waits for effect work under way. A guard against a test that waits
+  /// for something that never comes — never a way to synchronise.
   public let timeout: Duration
   /// Which values failure messages write as `<redacted>`, besides those marked as sensitive.
   public let redaction: Redaction
@@ -86,6 +90,10 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable>: Sen
   }
 
   deinit {
+    // Effect work already under way (an effect returning after its last `send`, one about to
+    // throw) runs to its next suspension first, so what is checked does not depend on timing.
+    // Its jobs run on the store's queue, never on this thread.
+    _ = store.activity.blockUntilQuiescent(deadline: .now() + Self.dispatchInterval(timeout))
     reportFailedEffects(at: created)
     guard settings.withLock({ $0.exhaustivity }) == .on else { return }
     let unreceived = recorder.pendingReceived()
@@ -300,6 +308,12 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable>: Sen
     }
     let error = failure.event.failureDescription(redaction: redaction) ?? ""
     return "The \(subject) threw an error no catch handler took: \(error)"
+  }
+
+  private static func dispatchInterval(_ duration: Duration) -> DispatchTimeInterval {
+    let (seconds, attoseconds) = duration.components
+    let limit = Int64(Int32.max)
+    return .nanoseconds(Int(min(max(seconds, 0), limit) * 1_000_000_000 + attoseconds / 1_000_000_000))
   }
 
   private static func pendingMessage(_ count: Int) -> String {

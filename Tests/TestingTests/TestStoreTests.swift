@@ -60,6 +60,32 @@ private struct Uploader: Reducer {
   }
 }
 
+/// A feature whose effect, after sending its one action, waits for the test to let it go on —
+/// and then returns or throws.
+private struct Courier: Reducer {
+  struct State: Equatable, Sendable { var delivered = false }
+  enum Action: Equatable, Sendable { case deliver, delivered }
+  struct LateError: Error {}
+
+  /// What the effect awaits after it sent `delivered`.
+  let goOn: AsyncStream<Void>
+  let throwsAfterwards: Bool
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .deliver:
+      return .run { [goOn, throwsAfterwards] send in
+        await send(.delivered)
+        for await _ in goOn { break }
+        if throwsAfterwards { throw LateError() }
+      }
+    case .delivered:
+      state.delivered = true
+      return .none
+    }
+  }
+}
+
 func comment(_ issue: Issue) -> String {
   issue.comments.map(\.rawValue).joined(separator: "\n")
 }
@@ -104,6 +130,43 @@ struct TestStoreTests {
       comment(issue)
         == #"The effect started by sending upload threw an error no catch handler took: UploadError(code: 507)"#
         && issue.sourceLocation?.line == line
+    }
+  }
+
+  /// The end of a test without `finish` checks after the effect work under way has run: the
+  /// effect woken just before the end returns (no "still running" failure), however the threads
+  /// are scheduled. Repeated, since without that wait the outcome is a race.
+  @Test func aTestThatEndsWhileItsEffectIsReturningPasses() async {
+    for _ in 0..<50 {
+      let (goOn, letGo) = AsyncStream<Void>.makeStream()
+      let store = TestStore(
+        initialState: Courier.State(), reducer: Courier(goOn: goOn, throwsAfterwards: false))
+      await store.send(.deliver)
+      await store.receive(.delivered) { $0.delivered = true }
+      #expect(store.store.pendingEffectCount == 1)
+      letGo.yield()
+    }
+  }
+
+  /// An effect woken just before the end of a test without `finish`, which then throws, fails
+  /// the test where the store was made — every time, not only when its thread wins the race.
+  @Test func anEffectThatThrowsAsTheTestEndsFailsWhereTheStoreWasMade() async {
+    for _ in 0..<20 {
+      let (goOn, letGo) = AsyncStream<Void>.makeStream()
+      let line = #line + 3
+      await withKnownIssue {
+        do {
+          let store = TestStore(
+            initialState: Courier.State(), reducer: Courier(goOn: goOn, throwsAfterwards: true))
+          await store.send(.deliver)
+          await store.receive(.delivered) { $0.delivered = true }
+          letGo.yield()
+        }
+      } matching: { issue in
+        comment(issue)
+          == "The effect started by sending deliver threw an error no catch handler took: LateError()"
+          && issue.sourceLocation?.line == line
+      }
     }
   }
 

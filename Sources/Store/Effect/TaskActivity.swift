@@ -27,7 +27,7 @@ package final class TaskActivity: TaskExecutor, Sendable {
   private struct State {
     var jobs = 0
     var nextWaiterID: UInt64 = 0
-    var waiters: [(id: UInt64, allowance: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    var waiters: [(id: UInt64, allowance: Int, resume: @Sendable () -> Void)] = []
   }
 
   /// What `bind` publishes through the task-local: which activity, and which task bound it.
@@ -86,14 +86,14 @@ package final class TaskActivity: TaskExecutor, Sendable {
   }
 
   private func jobReturned() {
-    let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+    let ready = state.withLock { state -> [@Sendable () -> Void] in
       state.jobs -= 1
       let jobs = state.jobs
-      let ready = state.waiters.filter { jobs <= $0.allowance }.map(\.continuation)
+      let ready = state.waiters.filter { jobs <= $0.allowance }.map(\.resume)
       if !ready.isEmpty { state.waiters.removeAll { jobs <= $0.allowance } }
       return ready
     }
-    for continuation in ready { continuation.resume() }
+    for resume in ready { resume() }
   }
 
   /// Suspends until no job is queued or running — or, when the caller itself runs on this
@@ -111,16 +111,42 @@ package final class TaskActivity: TaskExecutor, Sendable {
         // The caller's own job ends when it suspends here, so from now on it does not count.
         let resumeNow = state.withLock { state in
           if state.jobs == 0 || Task.isCancelled { return true }
-          state.waiters.append((id, 0, continuation))
+          state.waiters.append((id, 0, { continuation.resume() }))
           return false
         }
         if resumeNow { continuation.resume() }
       }
     } onCancel: {
-      let continuation = state.withLock { state in
-        state.waiters.firstIndex { $0.id == id }.map { state.waiters.remove(at: $0).continuation }
+      let resume = state.withLock { state in
+        state.waiters.firstIndex { $0.id == id }.map { state.waiters.remove(at: $0).resume }
       }
-      continuation?.resume()
+      resume?()
+    }
+  }
+
+  /// Blocks the calling thread until no job is queued or running — or, when the caller itself
+  /// runs on this activity, until its own job is the only one — or until `deadline`. Returns
+  /// whether the activity became quiescent.
+  ///
+  /// For code that cannot suspend, such as a deinitializer. The jobs it waits for run on the
+  /// store's own queue, never on the caller's thread or Swift's cooperative pool, so blocking
+  /// here cannot keep them from running.
+  package func blockUntilQuiescent(deadline: DispatchTime) -> Bool {
+    let allowance = TaskActivity.current === self ? 1 : 0
+    let semaphore = DispatchSemaphore(value: 0)
+    let id: UInt64? = state.withLock { state in
+      guard state.jobs > allowance else { return nil }
+      defer { state.nextWaiterID += 1 }
+      state.waiters.append((state.nextWaiterID, allowance, { semaphore.signal() }))
+      return state.nextWaiterID
+    }
+    guard let id else { return true }
+    if semaphore.wait(timeout: deadline) == .success { return true }
+    // Timed out — unless the last job returned meanwhile and already took the waiter out.
+    return state.withLock { state in
+      guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return true }
+      state.waiters.remove(at: index)
+      return false
     }
   }
 
