@@ -1,3 +1,4 @@
+import ChronicleTestSupport
 import Foundation
 import Testing
 
@@ -12,17 +13,6 @@ private func suppressionPatterns() throws -> [String] {
     line.hasPrefix("leak:") ? String(line.dropFirst("leak:".count)) : nil
   }
 }
-
-/// Whether this process runs under AddressSanitizer (`swift test --sanitize=address`), whose
-/// runtime, linked into the executable, exports its entry points.
-private let isAddressSanitized: Bool = {
-  #if canImport(Darwin)
-    let everywhere = UnsafeMutableRawPointer(bitPattern: -2)  // RTLD_DEFAULT
-  #else
-    let everywhere: UnsafeMutableRawPointer? = nil  // RTLD_DEFAULT
-  #endif
-  return dlsym(everywhere, "__asan_init") != nil
-}()
 
 /// The probe built next to this test binary (`swift build` builds every target), under the same
 /// sanitizer.
@@ -67,7 +57,7 @@ private func runProbe(_ mode: String, suppressions: Bool) throws -> (status: Int
     #expect(!patterns.contains { $0.contains("Chronicle") || $0.contains("Store") })
   }
 
-  @Test(.enabled(if: isAddressSanitized))
+  @Test(.enabled(if: Sanitizers.address))
   func aStoreAliveAtExitIsReportedOnlyForTheRuntimesWeakReferenceTable() throws {
     let (status, errors) = try runProbe("alive", suppressions: false)
     #expect(status != 0)
@@ -75,13 +65,13 @@ private func runProbe(_ mode: String, suppressions: Bool) throws -> (status: Int
     #expect(errors.contains("formWeakReference"))
   }
 
-  @Test(.enabled(if: isAddressSanitized))
+  @Test(.enabled(if: Sanitizers.address))
   func theSuppressionsCoverAStoreAliveAtExit() throws {
     let (status, errors) = try runProbe("alive", suppressions: true)
     #expect(status == 0, "\(errors)")
   }
 
-  @Test(.enabled(if: isAddressSanitized))
+  @Test(.enabled(if: Sanitizers.address))
   func aReleasedStoreLeavesNothingWithoutSuppressions() throws {
     let (status, errors) = try runProbe("released", suppressions: false)
     #expect(status == 0, "\(errors)")

@@ -1,4 +1,6 @@
+import ChronicleLocks
 import ChronicleTracer
+import Dispatch
 import Synchronization
 
 #if canImport(Darwin)
@@ -23,6 +25,11 @@ import Synchronization
 /// Only the window from the page of the lines' end to the file's end is mapped, so the address
 /// space used does not grow with the file.
 ///
+/// On Linux, a ``Prefaulter`` makes the window's pages writable ahead of the lines, on a thread
+/// of its own: the first write to each page of a shared file mapping is a page fault in which
+/// the file system marks the page dirty, most of a line's cost when the thread that copies it
+/// takes it (BENCHMARKS.md, "sink/ndjson-mapped").
+///
 /// Not thread-safe: its sink's file uses it under its lock.
 final class MappedFile {
   /// How the file is grown.
@@ -45,13 +52,20 @@ final class MappedFile {
   /// The window's offset in the file (a multiple of the page size) and its length.
   private var windowOffset = 0
   private var windowLength = 0
-  private static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+  static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+  /// Faults the window's pages in ahead of the lines; `nil` where the system cannot.
+  let prefaulter: Prefaulter?
+  /// The end of the lines past which the prefaulter is asked to go further.
+  private var nextPrefault = 0
 
   /// Takes the open descriptor of an empty regular file, opened for reading and writing.
-  init(descriptor: Int32, chunkBytes: Int, growth: Growth = .allocating) {
+  /// `prefaulting` is `false` to leave every page's first write to the thread that copies a line
+  /// (for measuring what the prefaulter saves).
+  init(descriptor: Int32, chunkBytes: Int, growth: Growth = .allocating, prefaulting: Bool = true) {
     self.descriptor = descriptor
     self.chunkBytes = max(Self.pageSize, chunkBytes)
     self.growth = growth
+    self.prefaulter = prefaulting && Prefaulter.isAvailable ? Prefaulter() : nil
   }
 
   /// Appends the lines of `bytes` (each ending with its newline), one after the other, counting
@@ -89,6 +103,10 @@ final class MappedFile {
     atomicMemoryFence(ordering: .releasing)
     target.storeBytes(of: line[line.count - 1], toByteOffset: line.count - 1, as: UInt8.self)
     end += line.count
+    if end >= nextPrefault, let prefaulter {
+      prefaulter.request(upTo: end + Prefaulter.ahead)
+      nextPrefault = end + Prefaulter.step
+    }
   }
 
   /// Maps a window from the page of ``end`` that holds `count` more bytes, growing the file first
@@ -109,9 +127,10 @@ final class MappedFile {
     unmap()
     let length = size - offset
     #if os(Linux)
-      // The window's pages read in at once (zeros, from allocated blocks) rather than one fault
-      // each as lines reach them.
-      let flags = MAP_SHARED | MAP_POPULATE
+      // Without a prefaulter, the window's pages are read in at once (zeros, from allocated
+      // blocks) rather than one fault each as lines reach them; a prefaulter makes them
+      // writable, which reads them in too.
+      let flags = prefaulter == nil ? MAP_SHARED | MAP_POPULATE : MAP_SHARED
     #else
       let flags = MAP_SHARED
     #endif
@@ -120,6 +139,11 @@ final class MappedFile {
     window = mapped
     windowOffset = offset
     windowLength = length
+    if let prefaulter {
+      prefaulter.start(window: mapped, offset: offset, length: length, from: end)
+      prefaulter.request(upTo: end + Prefaulter.ahead)
+      nextPrefault = end + Prefaulter.step
+    }
   }
 
   /// Grows the file to `target` bytes, with blocks allocated for them.
@@ -155,6 +179,8 @@ final class MappedFile {
   }
 
   private func unmap() {
+    // The prefaulter lets go of the window before it is unmapped, never during a call on it.
+    prefaulter?.stop()
     if let window { munmap(window, windowLength) }
     window = nil
     windowLength = 0
@@ -168,7 +194,125 @@ final class MappedFile {
   }
 
   deinit {
-    if let window { munmap(window, windowLength) }
+    unmap()
+  }
+}
+
+/// Makes the pages of a ``MappedFile``'s window writable in the page tables ahead of its lines, on
+/// a queue of its own, so that the thread copying a line in rarely takes a page fault.
+///
+/// `MADV_POPULATE_WRITE` (Linux 5.14) faults pages in as a write would, without changing a byte,
+/// so it may run on a page a line is being copied into. It runs under the window's lock, which
+/// ``stop()`` takes before the window is unmapped: never on an address no longer mapped.
+///
+/// Where the system has no such call (Apple platforms, older kernels), there is no prefaulter and
+/// the writing thread takes each page's first write itself.
+final class Prefaulter: Sendable {
+  /// How far ahead of the lines pages are faulted in.
+  static let ahead = 256 << 10
+  /// How much is faulted in by one call, and how far the lines move before they ask again.
+  static let step = 64 << 10
+
+  /// Whether the system can fault pages in writable without writing them.
+  static let isAvailable: Bool = {
+    #if os(Linux)
+      let page = MappedFile.pageSize
+      guard let probe = mmap(nil, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+        probe != UnsafeMutableRawPointer(bitPattern: -1)
+      else { return false }
+      defer { munmap(probe, page) }
+      return madvise(probe, page, populateWrite) == 0
+    #else
+      return false
+    #endif
+  }()
+
+  #if os(Linux)
+    /// `MADV_POPULATE_WRITE`, which older C headers do not name.
+    private static let populateWrite: Int32 = 23
+  #endif
+
+  /// The window being faulted in: its address (0 when there is none), its offset and length in
+  /// the file, and the file offset up to which its pages are done.
+  private struct Window {
+    var address: UInt = 0
+    var offset = 0
+    var length = 0
+    var populated = 0
+  }
+
+  private let window = SanitizerVisibleMutex(Window())
+  /// The file offset the lines want faulted in up to.
+  private let wanted = Atomic<Int>(0)
+  /// Whether a run is queued or running; a request queues one only when there is none.
+  private let running = Atomic<Bool>(false)
+  private let queue = DispatchQueue(label: "chronicle.ndjson.prefault", qos: .utility)
+
+  /// Faults in a new window (mapped at `address`, `length` bytes from file offset `offset`), from
+  /// the page of file offset `from`.
+  func start(window address: UnsafeMutableRawPointer, offset: Int, length: Int, from: Int) {
+    window.withLock { window in
+      window = Window(
+        address: UInt(bitPattern: address), offset: offset, length: length,
+        populated: from - from % MappedFile.pageSize)
+    }
+  }
+
+  /// Forgets the window; once this returns, no call on it is under way or will start.
+  func stop() {
+    window.withLock { $0 = Window() }
+  }
+
+  /// Asks for the pages up to file offset `end` to be faulted in. Returns at once: the work is
+  /// queued, unless a run is already queued or running (it will see the new offset).
+  func request(upTo end: Int) {
+    wanted.store(end, ordering: .relaxed)
+    if !running.exchange(true, ordering: .acquiringAndReleasing) {
+      queue.async { self.run() }
+    }
+  }
+
+  private func run() {
+    while true {
+      if populateNextStep() { continue }
+      running.store(false, ordering: .releasing)
+      // A request made after the last step found nothing to do, which saw `running` still set,
+      // queued nothing: look again before leaving.
+      guard hasWork(), !running.exchange(true, ordering: .acquiringAndReleasing) else { return }
+    }
+  }
+
+  /// Faults in the next step of the window, if any is wanted; whether it did.
+  private func populateNextStep() -> Bool {
+    window.withLock { window in
+      let target = min(wanted.load(ordering: .relaxed), window.offset + window.length)
+      guard window.address != 0, window.populated < target else { return false }
+      let count = min(Self.step, target - window.populated)
+      #if os(Linux)
+        let address = UnsafeMutableRawPointer(
+          bitPattern: window.address + UInt(window.populated - window.offset))
+        if madvise(address, count, Self.populateWrite) != 0 {
+          if errno == EINTR { return true }
+          // Memory too tight to fault pages in early: the writing thread will, as they come.
+          window.populated = window.offset + window.length
+          return false
+        }
+      #endif
+      window.populated += count
+      return true
+    }
+  }
+
+  /// Waits until the work requested so far is done (for tests).
+  func waitUntilDone() {
+    queue.sync {}
+  }
+
+  private func hasWork() -> Bool {
+    window.withLock { window in
+      window.address != 0
+        && window.populated < min(wanted.load(ordering: .relaxed), window.offset + window.length)
+    }
   }
 }
 
