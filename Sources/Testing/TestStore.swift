@@ -22,9 +22,10 @@ import Synchronization
 /// next call that sees it (`send`, `receive`, `finish`) or where the store was made when none
 /// does. A test that ends without `finish` is checked when the test store goes away, after the
 /// effect work already under way has run to its next suspension (an effect that has just sent
-/// the last action it was awaited for, and is returning, is not "still running"). Failures are reported to Swift Testing or XCTest, at the line of the failing call. Their text
-/// never shows a value marked as sensitive, nor one the store's `redaction` policy selects: an
-/// action or error that holds one is written as its dump, with `<redacted>` in its place.
+/// the last action it was awaited for, and is returning, is not "still running"). Failures are
+/// reported to Swift Testing or XCTest, at the line of the failing call. Their text never shows
+/// a value marked as sensitive, nor one the store's `redaction` policy selects: an action or error
+/// that holds one is written as its dump, with `<redacted>` in its place.
 public final class TestStore<State: Equatable & Sendable, Action: Sendable>: Sendable {
   /// The store under test; its middlewares run as in the app.
   public let store: Store<State, Action>

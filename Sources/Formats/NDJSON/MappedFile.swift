@@ -266,8 +266,10 @@ final class Prefaulter: Sendable {
   /// Asks for the pages up to file offset `end` to be faulted in. Returns at once: the work is
   /// queued, unless a run is already queued or running (it will see the new offset).
   func request(upTo end: Int) {
-    wanted.store(end, ordering: .relaxed)
-    if !running.exchange(true, ordering: .acquiringAndReleasing) {
+    // Sequentially consistent, with `run`'s clearing of `running` and reading of `wanted`: either
+    // this request sees `running` cleared and queues a run, or that run sees `end`.
+    wanted.store(end, ordering: .sequentiallyConsistent)
+    if !running.exchange(true, ordering: .sequentiallyConsistent) {
       queue.async { self.run() }
     }
   }
@@ -275,17 +277,17 @@ final class Prefaulter: Sendable {
   private func run() {
     while true {
       if populateNextStep() { continue }
-      running.store(false, ordering: .releasing)
+      running.store(false, ordering: .sequentiallyConsistent)
       // A request made after the last step found nothing to do, which saw `running` still set,
       // queued nothing: look again before leaving.
-      guard hasWork(), !running.exchange(true, ordering: .acquiringAndReleasing) else { return }
+      guard hasWork(), !running.exchange(true, ordering: .sequentiallyConsistent) else { return }
     }
   }
 
   /// Faults in the next step of the window, if any is wanted; whether it did.
   private func populateNextStep() -> Bool {
     window.withLock { window in
-      let target = min(wanted.load(ordering: .relaxed), window.offset + window.length)
+      let target = min(wanted.load(ordering: .sequentiallyConsistent), window.offset + window.length)
       guard window.address != 0, window.populated < target else { return false }
       let count = min(Self.step, target - window.populated)
       #if os(Linux)
@@ -311,7 +313,8 @@ final class Prefaulter: Sendable {
   private func hasWork() -> Bool {
     window.withLock { window in
       window.address != 0
-        && window.populated < min(wanted.load(ordering: .relaxed), window.offset + window.length)
+        && window.populated
+          < min(wanted.load(ordering: .sequentiallyConsistent), window.offset + window.length)
     }
   }
 }
