@@ -74,15 +74,19 @@ struct CheckpointList<State: Sendable>: Sendable {
     reusedSize = size
   }
 
+  // Compares indices (`lastIndex`), not checkpoints (`last`): outside the client's specialized
+  // code, copying the last checkpoint out looked up its type's metadata and copied its state
+  // through value witnesses, twice per checkpoint added.
   private mutating func append(_ checkpoint: JournalCheckpoint<State>, size: Int, sharesWithPrevious: Bool) {
-    if let last, last.index == checkpoint.index {
+    let lastIndex = self.lastIndex
+    if lastIndex == checkpoint.index {
       items[items.count - 1] = checkpoint
       byteCount += size - sizes[sizes.count - 1]
       sizes[sizes.count - 1] = size
       self.sharesWithPrevious[sizes.count - 1] = sharesWithPrevious
       return
     }
-    precondition(last.map { $0.index < checkpoint.index } ?? true, "checkpoints must be added in order")
+    precondition(lastIndex.map { $0 < checkpoint.index } ?? true, "checkpoints must be added in order")
     items.append(checkpoint)
     sizes.append(size)
     self.sharesWithPrevious.append(sharesWithPrevious)

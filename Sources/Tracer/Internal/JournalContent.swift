@@ -173,7 +173,9 @@ package struct JournalContent<State: Sendable, Action: Sendable>: Sendable {
     idLists.release(before: entries.startIndex)
   }
 
-  @inlinable
+  // Always inlined: `isOverCaps` reads it on every recorded action, and called out of line the
+  // whole content (488 bytes for a small state) was copied to the stack for it each time.
+  @inlinable @inline(__always)
   var approximateBytes: Int {
     entries.count * MemoryLayout<EntryRecord<Action>>.stride + events.count * MemoryLayout<EventRecord>.stride
       + checkpoints.byteCount + strings.byteCount + idLists.byteCount + actionBytes.byteCount
