@@ -1,6 +1,7 @@
 import ChronicleMiddleware
 import ChronicleStore
 import Foundation
+import Synchronization
 import Testing
 
 @testable import ChronicleTracer
@@ -56,7 +57,49 @@ private let timers = AnyMiddleware<Relay.State, Relay.Action>(name: "timers") { 
   }
 }
 
+/// Sends one action under each shape of cause: the user's, an effect's, with and without a
+/// label, and kinds the tracer reads by their representation and by their name.
+private struct Shapes: Reducer {
+  typealias State = Int
+  enum Action: Equatable, Sendable, Codable { case start, fromEffect, typed, fromOther, fromOwnKind }
+
+  func reduce(into state: inout Int, action: Action) -> Effect<Action> {
+    state += 1
+    return action == .start ? .run { send in await send(.fromEffect) } : .none
+  }
+}
+
+/// After `.start`, sends as the user with a label, as an effect with a label, and runs work of
+/// an app's own kind without a label.
+private let shapes = AnyMiddleware<Int, Shapes.Action>(name: "shapes") { action, context, next in
+  next(action)
+  guard action == .start else { return }
+  context.send(.typed, as: .user, label: "typed")
+  context.send(.fromOther, as: .effect)
+  context.run(.run { send in await send(.fromOwnKind) }, as: Cause.Kind("socket"))
+}
+
 @Suite struct CausalityTests {
+  @Test func everyShapeOfCauseIsJournaledAsTheStoreProcessedIt() async {
+    let journal = Journal(reducer: Shapes())
+    let seen = Mutex<[Cause]>([])
+    let witness = AnyMiddleware<Int, Shapes.Action>(name: "witness") { action, context, next in
+      let cause = context.cause
+      seen.withLock { $0.append(cause) }
+      next(action)
+    }
+    let store = Store(initialState: 0, reducer: Shapes(), middleware: [.tracer(journal), shapes, witness])
+    store.send(.start)
+    await store.waitUntilIdle()
+    let entries = Array(journal.snapshot().entries)
+    let causes = seen.withLock { $0 }
+    #expect(entries.count == 5)
+    #expect(entries.map(\.cause) == causes)
+    #expect(
+      Set(causes.map { "\($0.kind)/\($0.label ?? "-")" })
+        == ["user/-", "user/typed", "effect/-", "effect/shapes", "socket/shapes"])
+  }
+
   private func makeStore() -> (Store<Relay.State, Relay.Action>, Journal<Relay.State, Relay.Action>) {
     let journal = Journal(reducer: Relay())
     let store = Store(

@@ -41,6 +41,30 @@ public struct MiddlewareContext<State: Sendable, Action: Sendable> {
     unmanagedStore._withUnsafeGuaranteedRef { $0.storage.pointee.currentCause }
   }
 
+  /// The representation in memory, two words each, of the cause's kind and label where the store
+  /// keeps them: unlike ``cause``, read without copying the strings (a retain and a release each).
+  /// Equal words are equal values; different words may still be equal strings, which only
+  /// ``cause`` tells. The tracer reads its common causes this way, on every action. `nil` where a
+  /// string is not two words (32-bit platforms).
+  @inlinable package var causeWords: (kind: (UInt, UInt), label: (UInt, UInt))? {
+    guard MemoryLayout<Cause.Kind>.size == MemoryLayout<(UInt, UInt)>.size,
+      MemoryLayout<String?>.size == MemoryLayout<(UInt, UInt)>.size
+    else { return nil }
+    return unmanagedStore._withUnsafeGuaranteedRef { store in
+      (
+        withUnsafeBytes(of: &store.storage.pointee.currentCause.kind) { $0.load(as: (UInt, UInt).self) },
+        withUnsafeBytes(of: &store.storage.pointee.currentCause.label) { $0.load(as: (UInt, UInt).self) }
+      )
+    }
+  }
+
+  /// The cause's parent and effect (see ``Cause``), without copying its strings as ``cause`` does.
+  @inlinable package var causeParentAndEffect: (parent: UInt64?, effect: UInt64?) {
+    unmanagedStore._withUnsafeGuaranteedRef { store in
+      (store.storage.pointee.currentCause.parent, store.storage.pointee.currentCause.effect)
+    }
+  }
+
   /// The store's state now: before `next` is called, the state before the action; after `next`
   /// returns, the state after it.
   @inlinable public var state: State {

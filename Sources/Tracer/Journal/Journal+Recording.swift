@@ -12,14 +12,14 @@ extension Journal {
   /// - Parameters:
   ///   - sequence: The store's sequence number of the action.
   ///   - label: Its context label.
-  ///   - cause: Its cause.
+  ///   - cause: Its cause, as the entry keeps it.
   ///   - before: The store's state before the action, when ``wantsCheckpoint`` was set.
   ///   - reading: What the probe saw, when there is a probe.
   ///   - site: Where the action was sent.
   ///   - effectSite: Where the effect that sent it was created.
   @inlinable
   func record(
-    _ action: Action, sequence: UInt64, label: String?, cause: Cause, start: Int64, end: Int64,
+    _ action: Action, sequence: UInt64, label: String?, cause: RecordedCause, start: Int64, end: Int64,
     before: State?,
     reading: ProbeReading<Action>?, site: CallSite? = nil, effectSite: CallSite? = nil
   ) {
@@ -53,15 +53,15 @@ extension Journal {
       var record = EntryRecord<Action>(
         sequence: sequence,
         time: time,
-        parent: cause.parent ?? 0,
-        effect: cause.effect ?? 0,
+        parent: cause.parent,
+        effect: cause.effect,
         chainNanos: EntryRecord<Action>.duration(end &- start),
         reducerNanos: unknown,
         reducerOffsetNanos: unknown,
         context: storage.content.strings.code(for: label, at: index),
         causeLabel: storage.content.strings.code(for: cause.label, at: index),
         site: storage.content.sites.code(for: site, effectSite: effectSite),
-        causeKind: cause.kind.code,
+        causeKind: cause.kind,
         flags: [],
         action: action
       )

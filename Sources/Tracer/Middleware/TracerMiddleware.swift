@@ -56,8 +56,9 @@ struct TracerMiddleware<State: Sendable, Action: Sendable>: Sendable {
       }
     }
     journal.record(
-      action, sequence: context.sequence, label: label, cause: context.cause, start: start, end: end,
-      before: before, reading: reading, site: context.site, effectSite: context.effectSite)
+      action, sequence: context.sequence, label: label, cause: RecordedCause(of: context),
+      start: start, end: end, before: before, reading: reading, site: context.site,
+      effectSite: context.effectSite)
   }
 
   @inlinable
