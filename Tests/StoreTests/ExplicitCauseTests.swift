@@ -32,6 +32,33 @@ struct ExplicitCauseTests {
     #expect(store.state.count == 2)
   }
 
+  @Test func kindsWithoutLabelsReachTheMiddlewaresAsGivenWhateverTheirStrings() {
+    let recorder = Recorder<String>()
+    let store = Store(
+      initialState: Counter.State(), reducer: Counter(), middleware: [causeAndContextRecorder(into: recorder)]
+    )
+    // Built at run time: equal names in different buffers, and names of the same length (whose
+    // strings differ in their second word only).
+    let long = { (letter: Character) in Cause.Kind("socket-" + String(repeating: letter, count: 24)) }
+    let kinds = [long("a"), long("a"), long("b"), .user, .stream, .user, long("b")]
+    for kind in kinds { store.send(.increment, cause: Cause(kind: kind)) }
+    #expect(recorder.values == kinds.map { "increment \($0.rawValue) true -" })
+  }
+
+  @Test func aKindHasTheRepresentationOfItselfOnly() {
+    var user = Cause.Kind.user
+    var stream = Cause.Kind.stream
+    var built = Cause.Kind("socket-" + String(repeating: "a", count: 24))
+    var copy = built
+    let rebuilt = Cause.Kind("socket-" + String(repeating: "a", count: 24))
+    #expect(Cause.Kind.user.hasRepresentation(of: &user))
+    #expect(!Cause.Kind.user.hasRepresentation(of: &stream))
+    #expect(built.hasRepresentation(of: &copy))
+    // Equal, but another buffer: the representation does not tell.
+    #expect(rebuilt == built)
+    #expect(!rebuilt.hasRepresentation(of: &built))
+  }
+
   @Test func anExplicitCauseSentFromInsideProcessingIsKeptWhileQueued() {
     let recorder = Recorder<String>()
     let store = Store(

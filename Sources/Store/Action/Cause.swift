@@ -42,6 +42,15 @@ public struct Cause: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The kind's name.
     public var description: String { rawValue }
 
+    /// Whether `other` is this kind in the same representation in memory, read without copying
+    /// its string: `true` means the same kind; `false` does not tell (equal strings may be
+    /// represented differently), nor does it on a platform where a string is not two words.
+    @inlinable package func hasRepresentation(of other: inout Kind) -> Bool {
+      guard MemoryLayout<Kind>.size == MemoryLayout<(UInt, UInt)>.size else { return false }
+      return withUnsafeBytes(of: &other) { $0.load(as: (UInt, UInt).self) }
+        == unsafeBitCast(self, to: (UInt, UInt).self)
+    }
+
     // Computed and inlinable rather than stored: a stored static is initialized lazily and
     // checked on every read, and `.user` is read on every `send`.
 

@@ -86,7 +86,11 @@ extension Store {
       if cause.label != nil || storage.pointee.currentCause.label != nil {
         storage.pointee.currentCause = cause
       } else {
-        storage.pointee.currentCause.kind = cause.kind
+        // Replacing a kind with the same string (the user's, action after action) released the
+        // old one through the runtime: compared by representation first, which reads no string.
+        if !cause.kind.hasRepresentation(of: &storage.pointee.currentCause.kind) {
+          storage.pointee.currentCause.kind = cause.kind
+        }
         storage.pointee.currentCause.parent = cause.parent
         storage.pointee.currentCause.effect = cause.effect
       }

@@ -41,20 +41,15 @@ public struct MiddlewareContext<State: Sendable, Action: Sendable> {
     unmanagedStore._withUnsafeGuaranteedRef { $0.storage.pointee.currentCause }
   }
 
-  /// The representation in memory, two words each, of the cause's kind and label where the store
-  /// keeps them: unlike ``cause``, read without copying the strings (a retain and a release each).
-  /// Equal words are equal values; different words may still be equal strings, which only
-  /// ``cause`` tells. The tracer reads its common causes this way, on every action. `nil` where a
-  /// string is not two words (32-bit platforms).
-  @inlinable package var causeWords: (kind: (UInt, UInt), label: (UInt, UInt))? {
-    guard MemoryLayout<Cause.Kind>.size == MemoryLayout<(UInt, UInt)>.size,
-      MemoryLayout<String?>.size == MemoryLayout<(UInt, UInt)>.size
-    else { return nil }
-    return unmanagedStore._withUnsafeGuaranteedRef { store in
-      (
-        withUnsafeBytes(of: &store.storage.pointee.currentCause.kind) { $0.load(as: (UInt, UInt).self) },
-        withUnsafeBytes(of: &store.storage.pointee.currentCause.label) { $0.load(as: (UInt, UInt).self) }
-      )
+  /// Whether the cause of the action being handled has no label and is `kind`, in the same
+  /// representation in memory (see ``Cause/Kind/hasRepresentation(of:)``): read where the store
+  /// keeps it, without copying its strings as ``cause`` does (a retain and a release each). `false`
+  /// does not tell: only ``cause`` does. The tracer reads its common causes this way, on every
+  /// action.
+  @inlinable package func causeIsUnlabeled(_ kind: Cause.Kind) -> Bool {
+    unmanagedStore._withUnsafeGuaranteedRef { store in
+      store.storage.pointee.currentCause.label == nil
+        && kind.hasRepresentation(of: &store.storage.pointee.currentCause.kind)
     }
   }
 

@@ -17,30 +17,20 @@ struct RecordedCause {
     self.label = label
   }
 
-  /// The cause of the action `context` is handling. A cause without a label whose kind is the
-  /// user's or an effect's (most actions) is recognized by its representation
-  /// (`MiddlewareContext.causeWords`), without copying its strings: a retain and
-  /// a release each, on every action. Any other is copied and its kind looked up.
+  /// The cause of the action `context` is handling. The user's and an effect's without a label
+  /// (most actions) are recognized where the store keeps them
+  /// (`MiddlewareContext.causeIsUnlabeled(_:)`), without copying their strings: a retain and a
+  /// release each, on every action. Any other cause is copied and its kind's code looked up.
   @inlinable @inline(__always)
   init<State, Action>(of context: MiddlewareContext<State, Action>) {
-    if let words = context.causeWords, words.label == Self.noLabel, let kind = Self.fixedCode(words.kind) {
+    let fixed: UInt16? =
+      context.causeIsUnlabeled(.user) ? 0 : context.causeIsUnlabeled(.effect) ? 1 : nil
+    if let fixed {
       let (parent, effect) = context.causeParentAndEffect
-      self.init(kind: kind, parent: parent, effect: effect, label: nil)
+      self.init(kind: fixed, parent: parent, effect: effect, label: nil)
     } else {
       let cause = context.cause
       self.init(kind: cause.kind.code, parent: cause.parent, effect: cause.effect, label: cause.label)
     }
   }
-
-  /// The code of the kind whose representation is `words`, for the two kinds most actions have;
-  /// `nil` for any other.
-  @inlinable @inline(__always)
-  static func fixedCode(_ words: (UInt, UInt)) -> UInt16? {
-    if words == unsafeBitCast(Cause.Kind.user, to: (UInt, UInt).self) { return 0 }
-    if words == unsafeBitCast(Cause.Kind.effect, to: (UInt, UInt).self) { return 1 }
-    return nil
-  }
-
-  /// The representation of a missing label.
-  @inlinable static var noLabel: (UInt, UInt) { unsafeBitCast(String?.none, to: (UInt, UInt).self) }
 }
