@@ -21,6 +21,8 @@ struct RecordedCause {
   /// (most actions) are recognized where the store keeps them
   /// (`MiddlewareContext.causeIsUnlabeled(_:)`), without copying their strings: a retain and a
   /// release each, on every action. Any other cause is copied and its kind's code looked up.
+  /// 0 and 1 are the codes `Cause.Kind.code` gives `.user` and `.effect`
+  /// (``CauseKindCodes/fixed``).
   @inlinable @inline(__always)
   init<State, Action>(of context: MiddlewareContext<State, Action>) {
     let fixed: UInt16? =
