@@ -103,10 +103,14 @@ final class MappedFile {
     atomicMemoryFence(ordering: .releasing)
     target.storeBytes(of: line[line.count - 1], toByteOffset: line.count - 1, as: UInt8.self)
     end += line.count
-    if end >= nextPrefault, let prefaulter {
-      prefaulter.request(upTo: end + Prefaulter.ahead)
-      nextPrefault = end + Prefaulter.step
-    }
+    if end >= nextPrefault { askPrefaulter() }
+  }
+
+  /// Asks the prefaulter for the pages ahead of the lines' end, and when to ask again.
+  private func askPrefaulter() {
+    guard let prefaulter else { return }
+    prefaulter.request(upTo: end + Prefaulter.ahead)
+    nextPrefault = end + Prefaulter.step
   }
 
   /// Maps a window from the page of ``end`` that holds `count` more bytes, growing the file first
@@ -139,11 +143,8 @@ final class MappedFile {
     window = mapped
     windowOffset = offset
     windowLength = length
-    if let prefaulter {
-      prefaulter.start(window: mapped, offset: offset, length: length, from: end)
-      prefaulter.request(upTo: end + Prefaulter.ahead)
-      nextPrefault = end + Prefaulter.step
-    }
+    prefaulter?.start(window: mapped, offset: offset, length: length, from: end)
+    askPrefaulter()
   }
 
   /// Grows the file to `target` bytes, with blocks allocated for them.
@@ -239,6 +240,9 @@ final class Prefaulter: Sendable {
     var offset = 0
     var length = 0
     var populated = 0
+
+    /// The file offset its pages are wanted up to: `wanted`, within the window.
+    func target(wanted: Int) -> Int { min(wanted, offset + length) }
   }
 
   private let window = SanitizerVisibleMutex(Window())
@@ -287,7 +291,7 @@ final class Prefaulter: Sendable {
   /// Faults in the next step of the window, if any is wanted; whether it did.
   private func populateNextStep() -> Bool {
     window.withLock { window in
-      let target = min(wanted.load(ordering: .sequentiallyConsistent), window.offset + window.length)
+      let target = window.target(wanted: wanted.load(ordering: .sequentiallyConsistent))
       guard window.address != 0, window.populated < target else { return false }
       let count = min(Self.step, target - window.populated)
       #if os(Linux)
@@ -313,8 +317,7 @@ final class Prefaulter: Sendable {
   private func hasWork() -> Bool {
     window.withLock { window in
       window.address != 0
-        && window.populated
-          < min(wanted.load(ordering: .sequentiallyConsistent), window.offset + window.length)
+        && window.populated < window.target(wanted: wanted.load(ordering: .sequentiallyConsistent))
     }
   }
 }
