@@ -19,7 +19,7 @@ set -euo pipefail
 n=${1:-50000}
 filter=${2:-.*}
 scenarios=(floor send/no-middleware send/effect-send send/3-middlewares send/1-observer tracer/record-growing
-  sink/ndjson-each-line sink/ndjson-each-line-new sink/ndjson-each-line-4-sites sink/ndjson-background sink/ndjson-mapped timetravel/send-recommended export/journal-json import/journal-json import/ndjson)
+  sink/ndjson-each-line sink/ndjson-each-line-new sink/ndjson-each-line-new-self-writing sink/ndjson-each-line-4-sites sink/ndjson-background sink/ndjson-mapped timetravel/send-recommended export/journal-json import/journal-json import/ndjson)
 
 binary=$("$(dirname "$0")/HotPath/build.sh")
 

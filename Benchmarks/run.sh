@@ -132,7 +132,12 @@ RELATIVE = [("timetravel/send-recommended", "tracer/record-growing", 1.5),
             ("sink/ndjson-background-repeating", "tracer/record-tally-repeating", 10.0),
             # Issue 27: the other crash-safe mode, each line copied into a mapping of the file.
             ("sink/ndjson-mapped", "tracer/record-tally", 10.0),
-            ("sink/ndjson-mapped-repeating", "tracer/record-tally-repeating", 10.0)]
+            ("sink/ndjson-mapped-repeating", "tracer/record-tally-repeating", 10.0),
+            # Issue 27: the crash-safe modes with an action that writes its own JSON.
+            ("sink/ndjson-each-line-self-writing", "tracer/record-tally", 10.0),
+            ("sink/ndjson-mapped-self-writing", "tracer/record-tally", 10.0),
+            ("sink/ndjson-each-line-self-writing-repeating", "tracer/record-tally-repeating", 10.0),
+            ("sink/ndjson-mapped-self-writing-repeating", "tracer/record-tally-repeating", 10.0)]
 # Issue 13: with the 100 KB state, peak resident memory at most the default byte cap + 64 MB.
 LARGE_STATE_PEAK_MB = (64 << 20) / 1e6 + 64
 
@@ -141,8 +146,10 @@ ORDER = ["floor", "floor/bare-increment", "send/no-middleware", "send/3-middlewa
          "logger/no-op-sink-with-diff", "tracer/record", "tracer/record-growing",
          "tracer/minimal-recording-middleware", "tracer/record-app-state", "tracer/record-app-state-sized",
          "tracer/record-tally", "codable/discarding-encoder", "sink/ndjson-each-line", "sink/ndjson-mapped",
-         "sink/ndjson-background", "tracer/record-tally-repeating", "sink/ndjson-each-line-repeating",
+         "sink/ndjson-background", "sink/ndjson-each-line-self-writing", "sink/ndjson-mapped-self-writing",
+         "tracer/record-tally-repeating", "sink/ndjson-each-line-repeating",
          "sink/ndjson-mapped-repeating", "sink/ndjson-background-repeating",
+         "sink/ndjson-each-line-self-writing-repeating", "sink/ndjson-mapped-self-writing-repeating",
          "timetravel/send-recommended", "round-trip/thunk", "round-trip/effect-run",
          "timetravel/jump", "replay/verify", "timetravel/jump-replay-step", "timetravel/undo-replay-step",
          "journal/memory-1MB-state", "journal/100KB-state", "journal/100KB-state-uncapped",

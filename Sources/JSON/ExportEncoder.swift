@@ -43,15 +43,53 @@ package struct ExportEncoder {
   /// How values of `type` are encoded: straight through their `Encodable` conformance, found
   /// once, when `type` is a concrete `Encodable` type; by ``encode(_:)`` otherwise (`Any` and
   /// other existentials, whose values' types vary).
-  package func encoding<Value>(of type: Value.Type) -> ValueEncoding<Value> {
+  ///
+  /// A type that writes its own JSON (`selfWriting`, from `JournalJSONWritable`) is written by it
+  /// where values are streamed, and checked against its `Encodable` conformance (see
+  /// ``SelfWritingCheck``).
+  package func encoding<Value>(
+    of type: Value.Type, selfWriting: SelfWriting<Value>? = nil
+  ) -> ValueEncoding<Value> {
     guard let encodable = type as? any Encodable.Type else {
       return ValueEncoding(exporter: self, typed: nil, streamed: nil)
     }
+    // A policy with rules offers every value to them with its path: the tree encoder does.
+    let streamed: ((Value, inout JSONWriter) -> StreamingJSONEncoder.Written?)? =
+      if redaction.hasRules {
+        nil
+      } else if let selfWriting {
+        Self.selfWritten(encodable, as: Value.self, by: selfWriting)
+      } else {
+        Self.streamed(encodable, as: Value.self)
+      }
     return ValueEncoding(
       exporter: self,
       typed: Self.typed(encodable, as: Value.self, encoder: encoder, caching: !redaction.readsWholePaths),
-      // A policy with rules offers every value to them with its path: the tree encoder does.
-      streamed: redaction.hasRules ? nil : Self.streamed(encodable, as: Value.self))
+      streamed: streamed)
+  }
+
+  /// Writes values with their own writer, checked against their `Encodable` conformance as
+  /// ``SelfWritingCheck`` says; a value its writer cannot write (it returns `nil`) goes through
+  /// the streaming encoder, and every value does once a check found a difference.
+  private static func selfWritten<Encoded: Encodable, Value>(
+    _ type: Encoded.Type, as: Value.Type, by selfWriting: @escaping SelfWriting<Value>
+  ) -> (Value, inout JSONWriter) -> StreamingJSONEncoder.Written? {
+    let encoder = StreamingJSONEncoder()
+    let check = SelfWritingCheck()
+    return { value, writer in
+      if check.isTrusted {
+        let start = writer.count
+        if let written = selfWriting(value, &writer, encoder) {
+          guard check.isDue(written.singleKey) else { return written }
+          let confirmed = check.confirm(
+            writer, from: start, singleKey: written.singleKey,
+            encoding: { encoder.write(unsafeBitCast(value, to: Encoded.self), into: &$0) })
+          if confirmed { return written }
+        }
+        writer.removeSuffix(from: start)
+      }
+      return encoder.write(unsafeBitCast(value, to: Encoded.self), into: &writer)
+    }
   }
 
   /// Writes values straight to bytes (see ``StreamingJSONEncoder``); small values without
@@ -191,5 +229,91 @@ private final class SmallBytesCache {
     let (start, count, written) = table.payloads[position]
     bytes.withUnsafeBytes { writer.append(UnsafeRawBufferPointer(rebasing: $0[start..<start + count])) }
     return written
+  }
+}
+
+/// Writes a value's JSON by the value's own code (`JournalJSONWritable.writeJournalJSON(to:)`),
+/// after what `JSONWriter` holds, with the streaming encoder for the members it cannot write
+/// itself; returns what a streaming encoder's write returns, or `nil`, having written nothing,
+/// when it could not write the value (a number JSON cannot hold, a member handed back).
+package typealias SelfWriting<Value> =
+  (Value, inout JSONWriter, StreamingJSONEncoder) -> StreamingJSONEncoder.Written?
+
+/// When a type's own JSON writer is compared with its `Encodable` conformance, and what it
+/// found: the first value of each of the first ``keyLimit`` single keys (enum cases) met, and
+/// one value in ``interval`` after. A value compared is written as `Encodable` writes it
+/// whatever its writer wrote, and once a comparison differs (or the conformance needs the
+/// tree encoder, which cannot be compared here) the writer is not used again.
+package final class SelfWritingCheck {
+  // Used by one thread at a time, as its encoder is.
+  /// Whether the writer is still used: no comparison has found a difference.
+  @exclusivity(unchecked) package private(set) var isTrusted = true
+  /// The single keys whose first value was compared (`nil` for values that are no object of
+  /// one member).
+  @exclusivity(unchecked) private var checkedKeys: [String?] = []
+  @exclusivity(unchecked) private var sinceLastCheck = 0
+  /// The encoding a comparison is made with.
+  @exclusivity(unchecked) private var reference = JSONWriter()
+  /// What the comparison that failed found.
+  @exclusivity(unchecked) package private(set) var mismatch: SelfWritingMismatch?
+
+  package static var interval: Int { 1_024 }
+  package static var keyLimit: Int { 64 }
+
+  package init() {}
+
+  /// Whether the value just written, whose single key is `singleKey`, is to be compared.
+  @inline(__always)
+  package func isDue(_ singleKey: String?) -> Bool {
+    sinceLastCheck &+= 1
+    if sinceLastCheck >= Self.interval { return true }
+    for key in checkedKeys where key == singleKey { return false }
+    return checkedKeys.count < Self.keyLimit
+  }
+
+  /// Compares what `writer` holds from `start` on with what `encoding` writes; on a difference,
+  /// replaces it with that, and distrusts the writer from then on. Returns whether they matched.
+  package func confirm(
+    _ writer: borrowing JSONWriter, from start: Int, singleKey: String?,
+    encoding: (inout JSONWriter) -> StreamingJSONEncoder.Written?
+  ) -> Bool {
+    sinceLastCheck = 0
+    reference.removeAll()
+    let expected = encoding(&reference)
+    let difference: Int? = writer.withUnsafeBytes { written in
+      reference.withUnsafeBytes { reference in
+        SelfWritingMismatch.firstDifference(UnsafeRawBufferPointer(rebasing: written[start...]), reference)
+      }
+    }
+    guard let expected else {
+      isTrusted = false
+      return false
+    }
+    if difference == nil, expected.singleKey == singleKey {
+      if checkedKeys.count < Self.keyLimit, !checkedKeys.contains(singleKey) { checkedKeys.append(singleKey) }
+      return true
+    }
+    isTrusted = false
+    mismatch = SelfWritingMismatch(
+      offset: difference ?? reference.count, expected: reference.bytes, singleKey: expected.singleKey)
+    return false
+  }
+}
+
+/// Where a value's own JSON first differs from its `Encodable` conformance's.
+package struct SelfWritingMismatch: Sendable, Equatable {
+  /// The offset of the first byte that differs (the shorter text's length when one is a prefix
+  /// of the other).
+  package var offset: Int
+  /// What the conformance wrote (redacted as the policy says: nothing the writer alone wrote).
+  package var expected: [UInt8]
+  /// The conformance's single key.
+  package var singleKey: String?
+
+  /// The offset of the first byte at which `a` and `b` differ, or `nil` when they are equal.
+  package static func firstDifference(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int? {
+    let common = Swift.min(a.count, b.count)
+    for index in 0..<common where a[index] != b[index] { return index }
+    return a.count == b.count ? nil : common
   }
 }

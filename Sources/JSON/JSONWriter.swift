@@ -164,6 +164,17 @@ package struct JSONWriter {
     }
   }
 
+  /// Writes a finite number as the encoders write it (its `description`, a leading `0` before a
+  /// leading `.`); writes nothing and returns `false` for an infinity or a NaN, which JSON cannot hold.
+  @usableFromInline
+  package mutating func floating<F: BinaryFloatingPoint & LosslessStringConvertible>(_ number: F) -> Bool {
+    guard number.isFinite else { return false }
+    let text = number.description
+    if text.hasPrefix(".") { append(UInt8(ascii: "0")) }
+    utf8(text)
+    return true
+  }
+
   /// Writes `text` as is: it must already be valid JSON, such as a number's text.
   @usableFromInline
   package mutating func utf8(_ text: String) {

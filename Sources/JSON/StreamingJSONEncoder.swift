@@ -19,6 +19,7 @@ import Foundation
 ///
 /// The containers opened while encoding are kept and reused from one value to the next (an
 /// export encodes a value or two per entry). An encoder is used by one thread at a time.
+@usableFromInline
 package final class StreamingJSONEncoder {
   /// Whether each type met is a sensitive value, learned once per type.
   private let types = EncodedTypes()
@@ -64,14 +65,18 @@ package final class StreamingJSONEncoder {
   }
 
   /// The result of writing a value.
+  @usableFromInline
   package struct Written {
     /// The key of the value's only member, when it is an object of exactly one member: an
     /// enum case's name under synthesized `Codable`.
     package var singleKey: String?
+
+    package init(singleKey: String?) { self.singleKey = singleKey }
   }
 
   /// Appends the JSON of `value` to `output`; `nil`, with `output` as it was, when `value` must
   /// be encoded by the tree encoder (see the type's description).
+  @usableFromInline
   package func write<T: Encodable>(_ value: T, into output: inout JSONWriter) -> Written? {
     let start = output.count
     swap(&writer, &output)
@@ -298,10 +303,7 @@ package final class StreamingJSONEncoder {
 
   fileprivate func floating<F: BinaryFloatingPoint & LosslessStringConvertible>(_ number: F) throws {
     // The tree encoder throws for it, with the value's coding path: let it.
-    guard number.isFinite else { throw StreamingFallback() }
-    let text = number.description
-    if text.hasPrefix(".") { writer.append(UInt8(ascii: "0")) }
-    writer.utf8(text)
+    guard writer.floating(number) else { throw StreamingFallback() }
   }
 
   fileprivate func codingPath(_ frame: Frame?, key: (any CodingKey)? = nil) -> [any CodingKey] {

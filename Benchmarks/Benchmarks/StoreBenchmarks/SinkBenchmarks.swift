@@ -44,12 +44,48 @@ struct Tally: Reducer {
   }
 }
 
+/// A reducer of `Tally`'s state whose action adds an amount.
+protocol TallyReducer: Reducer where State == Tally.State {
+  init()
+  static func add(_ amount: Int) -> Action
+}
+
+extension Tally: TallyReducer {
+  static func add(_ amount: Int) -> Action { .add(amount) }
+}
+
+/// `Tally` with an action that writes its own JSON (`JournalJSONWritable`): one line per case,
+/// the same bytes as its `Codable` conformance (`JournalJSONWritableTests`).
+struct SelfWritingTally: TallyReducer {
+  enum Action: Equatable, Sendable, Codable, JournalJSONWritable {
+    case add(Int)
+    case reset
+
+    func writeJournalJSON(to json: inout JournalJSONWriter) {
+      switch self {
+      case .add(let amount): json.enumCase("add") { $0.member("_0", amount) }
+      case .reset: json.enumCase("reset")
+      }
+    }
+  }
+
+  static func add(_ amount: Int) -> Action { .add(amount) }
+
+  func reduce(into state: inout Tally.State, action: Action) -> Effect<Action> {
+    switch action {
+    case .add(let amount): state.total &+= amount
+    case .reset: state.total = 0
+    }
+    return .none
+  }
+}
+
 /// A store recording into a journal of at most 10,000 entries, with `sinks`.
-private func tallyStore(
-  sinks: [any JournalSink<Tally.State, Tally.Action>]
-) -> Store<Tally.State, Tally.Action> {
-  let journal = Journal(reducer: Tally(), configuration: .init(maxEntries: 10_000, sinks: sinks))
-  return Store(initialState: Tally.State(), reducer: Tally(), middleware: [.tracer(journal)])
+private func tallyStore<R: TallyReducer>(
+  _ reducer: R = Tally(), sinks: [any JournalSink<Tally.State, R.Action>]
+) -> Store<Tally.State, R.Action> {
+  let journal = Journal(reducer: reducer, configuration: .init(maxEntries: 10_000, sinks: sinks))
+  return Store(initialState: Tally.State(), reducer: reducer, middleware: [.tracer(journal)])
 }
 
 /// The calling thread's CPU time so far, in nanoseconds.
@@ -75,8 +111,8 @@ private struct Amounts {
 
 /// Sends `.add(n)` once per scaled iteration, `n` as `amounts` says, timing the CPU as the file's
 /// comment says; `finish` (the sink's flush) is part of the process's time.
-private func measureSends(
-  _ benchmark: Benchmark, _ store: Store<Tally.State, Tally.Action>, amounts: Amounts,
+private func measureSends<R: TallyReducer>(
+  _ benchmark: Benchmark, _ store: Store<Tally.State, R.Action>, _: R.Type = Tally.self, amounts: Amounts,
   finish: () -> Void = {}
 ) {
   var amount = 0
@@ -86,7 +122,7 @@ private func measureSends(
   let sender = threadCPUNanoseconds()
   for _ in benchmark.scaledIterations {
     amount = amount == cycle ? 1 : amount + 1
-    store.send(.add(amount))
+    store.send(R.add(amount))
   }
   let sent = threadCPUNanoseconds()
   // What is still pending is part of the cost: the next iteration must not inherit it.
@@ -184,21 +220,34 @@ func registerSinkBenchmarks() {
       ("sink/ndjson-mapped", .mapped()),
     ]
     for (scenario, writing) in modes {
-      let name = scenario + amounts.suffix
-      Benchmark(name) { benchmark in
-        let url = exportFile("\(name.replacingOccurrences(of: "/", with: "-")).ndjson")
-        defer { try? FileManager.default.removeItem(at: url) }
-        let sink: NDJSONFileSink<Tally.State, Tally.Action>
-        do {
-          sink = try NDJSONFileSink(url: url, writing: writing)
-        } catch {
-          fatalError("\(error)")
-        }
-        measureSends(benchmark, tallyStore(sinks: [sink]), amounts: amounts, finish: sink.flush)
-        precondition(sink.error == nil && sink.linesWritten == benchmark.scaledIterations.count + 1)
-      } teardown: {
-        printSinkSamples(name)
-      }
+      registerSinkBenchmark(scenario + amounts.suffix, Tally.self, writing: writing, amounts: amounts)
     }
+    // The crash-safe modes with an action that writes its own JSON.
+    registerSinkBenchmark(
+      "sink/ndjson-each-line-self-writing" + amounts.suffix, SelfWritingTally.self, writing: .eachLine,
+      amounts: amounts)
+    registerSinkBenchmark(
+      "sink/ndjson-mapped-self-writing" + amounts.suffix, SelfWritingTally.self, writing: .mapped(),
+      amounts: amounts)
+  }
+}
+
+/// A sink scenario: `R`'s actions sent through a tracer into a sink writing as `writing`.
+private func registerSinkBenchmark<R: TallyReducer>(
+  _ name: String, _ reducer: R.Type, writing: NDJSONFileSink<Tally.State, R.Action>.Writing, amounts: Amounts
+) {
+  Benchmark(name) { benchmark in
+    let url = exportFile("\(name.replacingOccurrences(of: "/", with: "-")).ndjson")
+    defer { try? FileManager.default.removeItem(at: url) }
+    let sink: NDJSONFileSink<Tally.State, R.Action>
+    do {
+      sink = try NDJSONFileSink(url: url, writing: writing)
+    } catch {
+      fatalError("\(error)")
+    }
+    measureSends(benchmark, tallyStore(R(), sinks: [sink]), R.self, amounts: amounts, finish: sink.flush)
+    precondition(sink.error == nil && sink.linesWritten == benchmark.scaledIterations.count + 1)
+  } teardown: {
+    printSinkSamples(name)
   }
 }

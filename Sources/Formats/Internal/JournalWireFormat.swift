@@ -27,8 +27,8 @@ struct JournalObjectWriter<State: Sendable, Action: Sendable> {
 
   init(redaction: Redaction) {
     encoder = ExportEncoder(redaction: redaction)
-    actions = encoder.encoding(of: Action.self)
-    states = encoder.encoding(of: State.self)
+    actions = encoder.encoding(of: Action.self, selfWriting: JournalJSONWriter.selfWriting(Action.self))
+    states = encoder.encoding(of: State.self, selfWriting: JournalJSONWriter.selfWriting(State.self))
   }
 
   /// The action's encoding (or description), whether it is replayable, and its case name.

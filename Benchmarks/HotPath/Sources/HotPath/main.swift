@@ -89,6 +89,32 @@ struct Tally: Reducer {
   }
 }
 
+/// `Tally` with an action that writes its own JSON (`JournalJSONWritable`), one line per case: the
+/// same bytes as its `Codable` conformance.
+struct SelfWritingTally: Reducer {
+  typealias State = Tally.State
+
+  enum Action: Equatable, Sendable, Codable, JournalJSONWritable {
+    case add(Int)
+    case reset
+
+    func writeJournalJSON(to json: inout JournalJSONWriter) {
+      switch self {
+      case .add(let amount): json.enumCase("add") { $0.member("_0", amount) }
+      case .reset: json.enumCase("reset")
+      }
+    }
+  }
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .add(let amount): state.total &+= amount
+    case .reset: state.total = 0
+    }
+    return .none
+  }
+}
+
 /// The entries of the formats' scenarios: each export or import handles this many, and N / this
 /// many of them run, so that the set-up (recording them once) cancels in the difference.
 let formatEntries = 10_000
@@ -222,6 +248,16 @@ case "sink/ndjson-each-line-new":
   let sink = try NDJSONFileSink<Tally.State, Tally.Action>(url: url, writing: .eachLine)
   let journal = Journal(reducer: Tally(), configuration: .init(sinks: [sink]))
   let store = Store(initialState: Tally.State(), reducer: Tally(), middleware: [.tracer(journal)])
+  for amount in 0..<(warmUp + count) { store.send(.add(amount)) }
+  sink.close()
+  precondition(sink.error == nil && sink.linesWritten == warmUp + count + 1)
+case "sink/ndjson-each-line-new-self-writing":
+  // `sink/ndjson-each-line-new` with an action that writes its own JSON.
+  let url = FileManager.default.temporaryDirectory.appendingPathComponent("hotpath-sink-\(getpid()).ndjson")
+  defer { try? FileManager.default.removeItem(at: url) }
+  let sink = try NDJSONFileSink<Tally.State, SelfWritingTally.Action>(url: url, writing: .eachLine)
+  let journal = Journal(reducer: SelfWritingTally(), configuration: .init(sinks: [sink]))
+  let store = Store(initialState: Tally.State(), reducer: SelfWritingTally(), middleware: [.tracer(journal)])
   for amount in 0..<(warmUp + count) { store.send(.add(amount)) }
   sink.close()
   precondition(sink.error == nil && sink.linesWritten == warmUp + count + 1)

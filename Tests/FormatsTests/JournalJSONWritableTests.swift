@@ -1,0 +1,287 @@
+import ChronicleFormats
+import ChronicleInspection
+import ChronicleStore
+import ChronicleTracer
+import Foundation
+import Testing
+
+/// `JournalJSONWritable`: an action that writes its own JSON, used through the public API only
+/// (no `@testable`), compared byte for byte with what its `Encodable` conformance gives.
+@Suite struct JournalJSONWritableTests {
+  struct Address: Codable, Sendable, Equatable {
+    var street: String
+    var number: Int
+  }
+
+  /// An action of every shape of case a writer names, with a writer as the documentation says.
+  enum Order: Codable, Sendable, Equatable, JournalJSONWritable {
+    case add(Int)
+    case rename(to: String)
+    case price(Double, currency: String?)
+    case flags(on: Bool, mask: UInt8, big: Int64, ratio: Float)
+    case address(Address)
+    case login(user: String, password: Redacted<String>)
+    case reset
+
+    func writeJournalJSON(to json: inout JournalJSONWriter) {
+      switch self {
+      case .add(let amount): json.enumCase("add") { $0.member("_0", amount) }
+      case .rename(let name): json.enumCase("rename") { $0.member("to", name) }
+      case .price(let price, let currency):
+        json.enumCase("price") {
+          $0.member("_0", price)
+          $0.member("currency", currency)
+        }
+      case .flags(let on, let mask, let big, let ratio):
+        json.enumCase("flags") {
+          $0.member("on", on)
+          $0.member("mask", mask)
+          $0.member("big", big)
+          $0.member("ratio", ratio)
+        }
+      case .address(let address): json.enumCase("address") { $0.member("_0", address) }
+      case .login(let user, let password):
+        json.enumCase("login") {
+          $0.member("user", user)
+          $0.member("password", password)
+        }
+      case .reset: json.enumCase("reset")
+      }
+    }
+  }
+
+  /// The same action without a writer of its own: encoded through `Encodable` alone.
+  struct Plain<Wrapped: Encodable & Sendable>: Encodable, Sendable {
+    var wrapped: Wrapped
+    func encode(to encoder: any Encoder) throws { try wrapped.encode(to: encoder) }
+  }
+
+  static let orders: [Order] = [
+    .add(5), .add(-9_223_372_036_854_775_807), .rename(to: "a \"quoted\"\n\u{1}name é"),
+    .price(0.1, currency: "EUR"), .price(-2.5e-300, currency: nil), .price(3, currency: nil),
+    .flags(on: true, mask: 255, big: .min, ratio: 0.25), .flags(on: false, mask: 0, big: 7, ratio: -1e30),
+    .address(Address(street: "Main", number: 12)), .login(user: "ana", password: Redacted("hunter2")),
+    .reset, .add(6),
+  ]
+
+  /// The README's example.
+  enum Documented {
+    enum Action: Codable, Sendable, JournalJSONWritable {
+      case add(Int)
+      case rename(to: String)
+      case reset
+
+      func writeJournalJSON(to json: inout JournalJSONWriter) {
+        switch self {
+        case .add(let amount): json.enumCase("add") { $0.member("_0", amount) }
+        case .rename(let name): json.enumCase("rename") { $0.member("to", name) }
+        case .reset: json.enumCase("reset")
+        }
+      }
+    }
+  }
+
+  @Test func theREADMEsExampleWritesWhatCodableWrites() {
+    typealias Action = Documented.Action
+    #expect(Action.add(2).journalJSONMismatch() == nil)
+    #expect(Action.rename(to: "Ana").journalJSONMismatch() == nil)
+    #expect(Action.reset.journalJSONMismatch() == nil)
+  }
+
+  @Test(arguments: orders)
+  func eachCaseWritesTheBytesItsEncodableConformanceGives(order: Order) {
+    #expect(order.journalJSONMismatch() == nil)
+  }
+
+  /// The lines of a sink for `actions`, from each line's cause to its durations: cause, case
+  /// name, action, whether it is replayable, outcome.
+  private static func lineParts<Action: Sendable>(
+    _ actions: [Action], options: ExportOptions = ExportOptions()
+  )
+    throws -> [String]
+  {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "chronicle-writable-\(UUID()).ndjson")
+    defer { try? FileManager.default.removeItem(at: url) }
+    let sink = try NDJSONFileSink<Int, Action>(url: url, options: options)
+    let journal = Journal<Int, Action>(configuration: .init(sinks: [sink])) { count, _ in
+      count += 1
+      return .none
+    }
+    let store = Store(initialState: 0, middleware: [.tracer(journal)]) { count, _ in
+      count += 1
+      return .none
+    }
+    for action in actions { store.send(action) }
+    sink.close()
+    #expect(sink.error == nil)
+    let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n").dropFirst()
+    return try lines.map { line in
+      let from = try #require(line.range(of: #","cause":"#)).lowerBound
+      let to = try #require(line.range(of: #","durations":"#)).lowerBound
+      return String(line[from..<to])
+    }
+  }
+
+  @Test func aSinkWritesEveryLineAsTheEncodableConformanceWould() throws {
+    let written = try Self.lineParts(Self.orders)
+    #expect(written.count == Self.orders.count)
+    // The plain wrapper is no enum: its lines name its type, not the case.
+    let plain = try Self.lineParts(Self.orders.map(Plain.init)).enumerated().map { index, part in
+      part.replacingOccurrences(
+        of: #""type":"Plain<Order>""#, with: #""type":"\#(Self.caseName(Self.orders[index]))""#)
+    }
+    #expect(written == plain)
+    #expect(
+      written.first == #","cause":{"kind":"user"},"type":"add","action":{"add":{"_0":5}},"#
+        + #""replayable":true,"outcome":"reduced""#)
+    #expect(written.contains { $0.contains(#""password":"<redacted>""#) })
+    #expect(!written.joined().contains("hunter2"))
+  }
+
+  private static func caseName(_ order: Order) -> String {
+    String(String(describing: order).prefix { $0 != "(" })
+  }
+
+  /// A writer that names one case's member wrongly.
+  enum Misnamed: Codable, Sendable, JournalJSONWritable {
+    case add(Int)
+    case reset
+
+    func writeJournalJSON(to json: inout JournalJSONWriter) {
+      switch self {
+      case .add(let amount): json.enumCase("add") { $0.member("amount", amount) }
+      case .reset: json.enumCase("reset")
+      }
+    }
+  }
+
+  @Test func aWriterThatDiffersIsFoundAndItsValuesWrittenAsEncodableWritesThem() throws {
+    let mismatch = try #require(Misnamed.add(3).journalJSONMismatch())
+    #expect(mismatch.reason == .differs)
+    #expect(mismatch.offset == 9)  // {"add":{" then `amount` for `_0`
+    #expect(mismatch.expected == #"{"add":{"_0":3}}"#)
+    #expect(Misnamed.reset.journalJSONMismatch() == nil)
+    // The sink compares the first value of each case: `.reset` matches, `.add`'s first does
+    // not, and from then on nothing the writer writes is used.
+    let parts = try Self.lineParts([Misnamed.reset, .add(1), .add(2), .reset])
+    #expect(parts.map { $0.contains(#"{"add":{"_0":"#) } == [false, true, true, false])
+    #expect(!parts.joined().contains("amount"))
+  }
+
+  /// A writer right for small amounts only: the first value of its case matches.
+  enum WrongAbove100: Codable, Sendable, JournalJSONWritable {
+    case add(Int)
+
+    func writeJournalJSON(to json: inout JournalJSONWriter) {
+      switch self {
+      case .add(let amount): json.enumCase("add") { $0.member(amount > 100 ? "big" : "_0", amount) }
+      }
+    }
+  }
+
+  @Test func aWriterWrongForSomeValuesIsCaughtByTheCheckOfOneValueIn1024() throws {
+    // Value 1 is compared (its case's first), values 2…1,024 are not, value 1,025 is.
+    let parts = try Self.lineParts((1...1_100).map { WrongAbove100.add($0 == 1 ? 1 : 1_000 + $0) })
+    let wrong = parts.indices.filter { parts[$0].contains(#""big":"#) }
+    #expect(wrong == Array(1...1_023))
+    #expect(WrongAbove100.add(500).journalJSONMismatch()?.offset == 9)
+  }
+
+  /// A writer that unwraps a secret its conformance redacts.
+  struct Login: Codable, Sendable, JournalJSONWritable {
+    var user: String
+    var password: Redacted<String>
+
+    func writeJournalJSON(to json: inout JournalJSONWriter) {
+      json.object {
+        $0.member("user", user)
+        $0.member("password", password.wrappedValue)
+      }
+    }
+  }
+
+  @Test func aWriterThatUnwrapsASecretNeverGetsItWritten() throws {
+    let login = Login(user: "ana", password: Redacted("hunter2"))
+    let mismatch = try #require(login.journalJSONMismatch())
+    #expect(mismatch.expected == #"{"user":"ana","password":"<redacted>"}"#)
+    #expect(!mismatch.description.contains("hunter2"))
+    let parts = try Self.lineParts([login, login])
+    #expect(parts.count == 2)
+    #expect(!parts.joined().contains("hunter2"))
+  }
+
+  @Test func underAPolicyWithKeyNamesTheWriterIsNotUsed() throws {
+    let options = ExportOptions(redaction: Redaction(keys: ["to"]))
+    let parts = try Self.lineParts([Order.rename(to: "secret name"), .add(1)], options: options)
+    #expect(parts[0].contains(#"{"rename":{"to":"<redacted>"}}"#))
+    #expect(!parts.joined().contains("secret name"))
+    #expect(Order.rename(to: "x").journalJSONMismatch(redaction: Redaction(keys: ["to"]))?.offset == 17)
+  }
+
+  /// Writers that write no value, two values, or a number JSON cannot hold.
+  enum Unwritable: Codable, Sendable, JournalJSONWritable {
+    case nothing
+    case twice
+    case infinite(Double)
+
+    func writeJournalJSON(to json: inout JournalJSONWriter) {
+      switch self {
+      case .nothing: break
+      case .twice:
+        json.enumCase("twice")
+        json.enumCase("twice")
+      case .infinite(let number): json.enumCase("infinite") { $0.member("_0", number) }
+      }
+    }
+  }
+
+  @Test func aWriterThatWritesNoSingleValueIsReportedAndNotUsed() throws {
+    #expect(Unwritable.nothing.journalJSONMismatch()?.reason == .notWritten)
+    #expect(Unwritable.twice.journalJSONMismatch()?.reason == .notWritten)
+    #expect(Unwritable.infinite(.infinity).journalJSONMismatch()?.reason == .notEncodable)
+    #expect(Unwritable.infinite(1).journalJSONMismatch() == nil)
+    let parts = try Self.lineParts([Unwritable.nothing, .twice, .infinite(.infinity), .infinite(2)])
+    #expect(parts[0].contains(#""action":{"nothing":{}},"replayable":true"#))
+    #expect(parts[1].contains(#""action":{"twice":{}},"replayable":true"#))
+    // The conformance throws for an infinity: the action is described, not encoded, as without a writer.
+    #expect(parts[2].contains(#""replayable":false"#))
+    #expect(parts[3].contains(#""action":{"infinite":{"_0":2.0}},"replayable":true"#))
+  }
+
+  @Test func aJournalJSONExportWritesWhatTheEncodableConformanceWould() throws {
+    let journal = Journal<Int, Order>(configuration: .init()) { count, _ in
+      count += 1
+      return .none
+    }
+    let plainJournal = Journal<Int, Plain<Order>>(configuration: .init()) { count, _ in
+      count += 1
+      return .none
+    }
+    let store = Store(initialState: 0, middleware: [.tracer(journal)]) { count, _ in
+      count += 1
+      return .none
+    }
+    let plainStore = Store(initialState: 0, middleware: [.tracer(plainJournal)]) { count, _ in
+      count += 1
+      return .none
+    }
+    for order in Self.orders {
+      store.send(order)
+      plainStore.send(Plain(wrapped: order))
+    }
+    func actions(_ data: Data) throws -> [String] {
+      let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+      let entries = try #require(object["entries"] as? [[String: Any]])
+      return try entries.map {
+        String(
+          decoding: try JSONSerialization.data(withJSONObject: $0["action"]!, options: .sortedKeys),
+          as: UTF8.self)
+      }
+    }
+    let written = try actions(journal.snapshot().journalJSON())
+    #expect(written.count == Self.orders.count)
+    print(written, try Self.lineParts(Self.orders.map(Plain.init)))
+    #expect(written == (try actions(plainJournal.snapshot().journalJSON())))
+  }
+}
