@@ -54,28 +54,29 @@ package struct ExportEncoder {
       return ValueEncoding(exporter: self, typed: nil, streamed: nil)
     }
     // A policy with rules offers every value to them with its path: the tree encoder does.
+    let check = redaction.hasRules || selfWriting == nil ? nil : SelfWritingCheck()
     let streamed: ((Value, inout JSONWriter) -> StreamingJSONEncoder.Written?)? =
       if redaction.hasRules {
         nil
-      } else if let selfWriting {
-        Self.selfWritten(encodable, as: Value.self, by: selfWriting)
+      } else if let selfWriting, let check {
+        Self.selfWritten(encodable, as: Value.self, by: selfWriting, checkedBy: check)
       } else {
         Self.streamed(encodable, as: Value.self)
       }
     return ValueEncoding(
       exporter: self,
       typed: Self.typed(encodable, as: Value.self, encoder: encoder, caching: !redaction.readsWholePaths),
-      streamed: streamed)
+      streamed: streamed, selfWritingCheck: check)
   }
 
   /// Writes values with their own writer, checked against their `Encodable` conformance as
   /// ``SelfWritingCheck`` says; a value its writer cannot write (it returns `nil`) goes through
   /// the streaming encoder, and every value does once a check found a difference.
   private static func selfWritten<Encoded: Encodable, Value>(
-    _ type: Encoded.Type, as: Value.Type, by selfWriting: @escaping SelfWriting<Value>
+    _ type: Encoded.Type, as: Value.Type, by selfWriting: @escaping SelfWriting<Value>,
+    checkedBy check: SelfWritingCheck
   ) -> (Value, inout JSONWriter) -> StreamingJSONEncoder.Written? {
     let encoder = StreamingJSONEncoder()
-    let check = SelfWritingCheck()
     return { value, writer in
       if check.isTrusted {
         let start = writer.count
@@ -155,6 +156,8 @@ package final class ValueEncoding<Value> {
   package let typed: ((Value) throws -> JSONValue)?
   /// Writes a value's JSON straight to bytes, or returns `nil` for the tree encoder to do it.
   package let streamed: ((Value, inout JSONWriter) -> StreamingJSONEncoder.Written?)?
+  /// How the type's own JSON writer is checked, when it has one and it is used.
+  package let selfWritingCheck: SelfWritingCheck?
   /// Values that ``streamed`` handed back so far: past ``fallbackLimit``, a type that always
   /// does (a hand-written encoding using a super encoder) goes straight to the tree encoder.
   private var fallbacks = 0
@@ -162,11 +165,13 @@ package final class ValueEncoding<Value> {
 
   package init(
     exporter: ExportEncoder, typed: ((Value) throws -> JSONValue)?,
-    streamed: ((Value, inout JSONWriter) -> StreamingJSONEncoder.Written?)?
+    streamed: ((Value, inout JSONWriter) -> StreamingJSONEncoder.Written?)?,
+    selfWritingCheck: SelfWritingCheck? = nil
   ) {
     self.exporter = exporter
     self.typed = typed
     self.streamed = streamed
+    self.selfWritingCheck = selfWritingCheck
   }
 
   /// The value's JSON and whether it is its encoding (replayable) rather than its description.

@@ -30,7 +30,8 @@ import ChronicleJSON
 /// The conformance is checked, not trusted: a sink or export compares the writer's bytes with
 /// the `Encodable` conformance's for the first value of each case it meets (up to 64 cases) and
 /// for one value in 1,024 after. A value compared is written as `Encodable` writes it, and once
-/// a comparison differs the writer is not used again by that sink or export. A writer wrong
+/// a comparison differs the writer is not used again by that sink or export (the sink's
+/// ``NDJSONFileSink/journalJSONMismatch`` says where they differed). A writer wrong
 /// only for some values of a case it got right once, or one that writes a case under another
 /// case's name, can still slip through between two checks (cases are told apart by the name the
 /// writer gives): test each case with ``journalJSONMismatch(redaction:)``.
@@ -94,6 +95,13 @@ public struct JournalJSONMismatch: Error, Sendable, Hashable, CustomStringConver
   public var expected: String
   /// Why the two differ.
   public var reason: Reason
+
+  /// A difference at byte `offset` from the conformance's JSON `expected`, for `reason`.
+  public init(offset: Int, expected: String, reason: Reason) {
+    self.offset = offset
+    self.expected = expected
+    self.reason = reason
+  }
 
   /// The difference in words, with the expected JSON and the offset.
   public var description: String {

@@ -31,6 +31,16 @@ struct JournalObjectWriter<State: Sendable, Action: Sendable> {
     states = encoder.encoding(of: State.self, selfWriting: JournalJSONWriter.selfWriting(State.self))
   }
 
+  /// The first difference found between the actions' or states' own JSON
+  /// (``JournalJSONWritable``) and their `Encodable` conformance's; `nil` while there is none.
+  var journalJSONMismatch: JournalJSONMismatch? {
+    guard let found = actions.selfWritingCheck?.mismatch ?? states.selfWritingCheck?.mismatch else {
+      return nil
+    }
+    return JournalJSONMismatch(
+      offset: found.offset, expected: String(decoding: found.expected, as: UTF8.self), reason: .differs)
+  }
+
   /// The action's encoding (or description), whether it is replayable, and its case name.
   func action(_ action: Action) -> (json: JSONValue, replayable: Bool, name: String) {
     let (json, replayable) = actions.encode(action)

@@ -154,6 +154,12 @@ public final class NDJSONFileSink<State: Sendable, Action: Sendable>: JournalSin
   /// The first write error, after which the sink stops writing; `nil` while all is well.
   public var error: JournalExportError? { file.error }
 
+  /// The first difference the sink found between an action's (or state's) own JSON
+  /// (``JournalJSONWritable``) and its `Encodable` conformance's; `nil` while there is none. The
+  /// value it was found on was written as `Encodable` writes it, and so is every value of that
+  /// type since: the sink no longer uses its writer.
+  public var journalJSONMismatch: JournalJSONMismatch? { file.journalJSONMismatch }
+
   /// Waits until every line recorded so far is written (at once when writing ``Writing/eachLine``
   /// or ``Writing/mapped(chunkBytes:)``).
   public func flush() {

@@ -40,6 +40,8 @@ final class SinkFile<State: Sendable, Action: Sendable>: Sendable {
 
   var linesWritten: Int { state.withLock { $0.lines } }
   var error: JournalExportError? { state.withLock { $0.error } }
+  /// Read under the lock the lines are formatted under.
+  var journalJSONMismatch: JournalJSONMismatch? { state.withLock { _ in objects.journalJSONMismatch } }
 
   func close() {
     state.withLock { state in
