@@ -276,8 +276,9 @@ package final class SelfWritingCheck {
     return checkedKeys.count < Self.keyLimit
   }
 
-  /// Compares what `writer` holds from `start` on with what `encoding` writes; on a difference,
-  /// replaces it with that, and distrusts the writer from then on. Returns whether they matched.
+  /// Compares what `writer` holds from `start` on with what `encoding` writes; on a difference
+  /// (or when `encoding` cannot write the value) distrusts the writer from then on, and the
+  /// caller writes the value through the encoder instead. Returns whether they matched.
   package func confirm(
     _ writer: borrowing JSONWriter, from start: Int, singleKey: String?,
     encoding: (inout JSONWriter) -> StreamingJSONEncoder.Written?

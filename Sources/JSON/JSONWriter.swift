@@ -1,3 +1,5 @@
+import Foundation
+
 /// Writes compact JSON into a byte buffer, which exporters drain to a file or `Data` as it grows.
 ///
 /// Strings are escaped as RFC 8259 requires (quote, backslash, control characters) and otherwise
@@ -172,6 +174,57 @@ package struct JSONWriter {
     let text = number.description
     if text.hasPrefix(".") { append(UInt8(ascii: "0")) }
     utf8(text)
+    return true
+  }
+
+  /// Writes `value` if it is one of the types the encoders write directly (strings, integers,
+  /// `Bool`, `Double`, `Float`, `Data` as Base64, `URL` as its absolute string, `Decimal`), told
+  /// apart by their type compared as a pointer (folded away where the caller is specialized):
+  /// `nil`, having written nothing, for any other type; `false`, having written nothing, for a
+  /// number JSON cannot hold (an infinity, a NaN).
+  @inlinable
+  package mutating func scalar<T>(_ value: T) -> Bool? {
+    func `is`<U>(_ type: U.Type) -> Bool { T.self == U.self }
+    func `as`<U>(_ type: U.Type) -> U { unsafeBitCast(value, to: U.self) }
+    if `is`(String.self) {
+      string(`as`(String.self))
+    } else if `is`(Int.self) {
+      integer(`as`(Int.self))
+    } else if `is`(Bool.self) {
+      raw(`as`(Bool.self) ? "true" : "false")
+    } else if `is`(Double.self) {
+      return floating(`as`(Double.self))
+    } else if `is`(Int64.self) {
+      integer(`as`(Int64.self))
+    } else if `is`(UInt64.self) {
+      integer(`as`(UInt64.self))
+    } else if `is`(Int32.self) {
+      integer(`as`(Int32.self))
+    } else if `is`(UInt32.self) {
+      integer(`as`(UInt32.self))
+    } else if `is`(UInt.self) {
+      integer(`as`(UInt.self))
+    } else if `is`(Int16.self) {
+      integer(`as`(Int16.self))
+    } else if `is`(UInt16.self) {
+      integer(`as`(UInt16.self))
+    } else if `is`(Int8.self) {
+      integer(`as`(Int8.self))
+    } else if `is`(UInt8.self) {
+      integer(`as`(UInt8.self))
+    } else if `is`(Float.self) {
+      return floating(`as`(Float.self))
+    } else if `is`(Data.self) {
+      string(`as`(Data.self).base64EncodedString())
+    } else if `is`(URL.self) {
+      string(`as`(URL.self).absoluteString)
+    } else if `is`(Decimal.self) {
+      let decimal = `as`(Decimal.self)
+      guard decimal.isFinite else { return false }
+      utf8(decimal.description)
+    } else {
+      return nil
+    }
     return true
   }
 

@@ -255,49 +255,11 @@ package final class StreamingJSONEncoder {
   }
 
   /// Writes `value` if it is one of the types the tree encoder writes directly (see
-  /// `EncodingContext.primitive`), told apart by their type compared as a pointer.
+  /// `EncodingContext.primitive` and ``JSONWriter/scalar(_:)``).
   private func primitive<T>(_ value: T) throws -> Bool {
-    func `is`<U>(_ type: U.Type) -> Bool { T.self == U.self }
-    func `as`<U>(_ type: U.Type) -> U { unsafeBitCast(value, to: U.self) }
-    if `is`(String.self) {
-      writer.string(`as`(String.self))
-    } else if `is`(Int.self) {
-      writer.integer(`as`(Int.self))
-    } else if `is`(Bool.self) {
-      writer.raw(`as`(Bool.self) ? "true" : "false")
-    } else if `is`(Double.self) {
-      try floating(`as`(Double.self))
-    } else if `is`(Int64.self) {
-      writer.integer(`as`(Int64.self))
-    } else if `is`(UInt64.self) {
-      writer.integer(`as`(UInt64.self))
-    } else if `is`(Int32.self) {
-      writer.integer(`as`(Int32.self))
-    } else if `is`(UInt32.self) {
-      writer.integer(`as`(UInt32.self))
-    } else if `is`(UInt.self) {
-      writer.integer(`as`(UInt.self))
-    } else if `is`(Int16.self) {
-      writer.integer(`as`(Int16.self))
-    } else if `is`(UInt16.self) {
-      writer.integer(`as`(UInt16.self))
-    } else if `is`(Int8.self) {
-      writer.integer(`as`(Int8.self))
-    } else if `is`(UInt8.self) {
-      writer.integer(`as`(UInt8.self))
-    } else if `is`(Float.self) {
-      try floating(`as`(Float.self))
-    } else if `is`(Data.self) {
-      writer.string(`as`(Data.self).base64EncodedString())
-    } else if `is`(URL.self) {
-      writer.string(`as`(URL.self).absoluteString)
-    } else if `is`(Decimal.self) {
-      let decimal = `as`(Decimal.self)
-      guard decimal.isFinite else { throw StreamingFallback() }
-      writer.utf8(decimal.description)
-    } else {
-      return false
-    }
+    guard let written = writer.scalar(value) else { return false }
+    // The tree encoder throws for a number JSON cannot hold, with the value's coding path: let it.
+    guard written else { throw StreamingFallback() }
     return true
   }
 

@@ -3,6 +3,7 @@ import ChronicleInspection
 import ChronicleStore
 import ChronicleTracer
 import Foundation
+import Synchronization
 import Testing
 
 /// `JournalJSONWritable`: an action that writes its own JSON, used through the public API only
@@ -172,6 +173,39 @@ import Testing
     }
     #expect(parts.map { $0.contains(#"{"add":{"_0":"#) } == [false, true, true, false])
     #expect(!parts.joined().contains("amount"))
+  }
+
+  @Test func theMismatchIsReadWhileAnotherThreadFormatsLines() throws {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "chronicle-writable-\(UUID()).ndjson")
+    defer { try? FileManager.default.removeItem(at: url) }
+    let sink = try NDJSONFileSink<Int, Misnamed>(url: url, writing: .inBackground())
+    let journal = Journal<Int, Misnamed>(configuration: .init(sinks: [sink])) { count, _ in
+      count += 1
+      return .none
+    }
+    let store = Store(initialState: 0, middleware: [.tracer(journal)]) { count, _ in
+      count += 1
+      return .none
+    }
+    let seen = Mutex<[JournalJSONMismatch?]>([])
+    DispatchQueue.concurrentPerform(iterations: 4) { lane in
+      if lane == 0 {
+        for _ in 0..<2_000 { seen.withLock { $0.append(sink.journalJSONMismatch) } }
+      } else {
+        for amount in 0..<500 { store.send(amount.isMultiple(of: 7) ? .reset : .add(amount)) }
+      }
+    }
+    sink.close()
+    #expect(sink.linesWritten == 1 + 1_500)
+    // Whatever a read saw before the sink found it, it never changes once found.
+    let found = seen.withLock { $0.compactMap { $0 } }
+    #expect(
+      found.allSatisfy { $0.reason == .differs && $0.offset == 9 && $0.expected.hasPrefix(#"{"add":{"_0":"#) }
+    )
+    #expect(Set(found).count <= 1)
+    #expect(sink.journalJSONMismatch?.reason == .differs)
+    #expect(!(try String(contentsOf: url, encoding: .utf8)).contains("amount"))
   }
 
   /// A writer right for small amounts only: the first value of its case matches.

@@ -250,46 +250,14 @@ public struct JournalJSONObject: ~Copyable {
   @inlinable
   func close() { output.pointee.append(UInt8(ascii: "}")) }
 
-  /// Writes a value as the journal's encoder does: scalars directly (told apart by their type,
-  /// which a caller specialized for it folds away), anything else through the encoder. `false`
-  /// for a number JSON cannot hold, or a value the encoder hands back to the tree encoder.
+  /// Writes a value as the journal's encoder does: scalars directly (``JSONWriter/scalar(_:)``,
+  /// specialized where the writer is), anything else through the encoder. `false` for a number
+  /// JSON cannot hold, or a value the encoder hands back to the tree encoder.
   @inlinable
   static func write<Value: Encodable>(
     _ value: Value, into output: UnsafeMutablePointer<JSONWriter>, encoder: StreamingJSONEncoder
   ) -> Bool {
-    func `is`<Other>(_: Other.Type) -> Bool { Value.self == Other.self }
-    func `as`<Other>(_: Other.Type) -> Other { unsafeBitCast(value, to: Other.self) }
-    if `is`(String.self) {
-      output.pointee.string(`as`(String.self))
-    } else if `is`(Int.self) {
-      output.pointee.integer(`as`(Int.self))
-    } else if `is`(Bool.self) {
-      output.pointee.raw(`as`(Bool.self) ? "true" : "false")
-    } else if `is`(Double.self) {
-      return output.pointee.floating(`as`(Double.self))
-    } else if `is`(Int64.self) {
-      output.pointee.integer(`as`(Int64.self))
-    } else if `is`(UInt64.self) {
-      output.pointee.integer(`as`(UInt64.self))
-    } else if `is`(Int32.self) {
-      output.pointee.integer(`as`(Int32.self))
-    } else if `is`(UInt32.self) {
-      output.pointee.integer(`as`(UInt32.self))
-    } else if `is`(UInt.self) {
-      output.pointee.integer(`as`(UInt.self))
-    } else if `is`(Int16.self) {
-      output.pointee.integer(`as`(Int16.self))
-    } else if `is`(UInt16.self) {
-      output.pointee.integer(`as`(UInt16.self))
-    } else if `is`(Int8.self) {
-      output.pointee.integer(`as`(Int8.self))
-    } else if `is`(UInt8.self) {
-      output.pointee.integer(`as`(UInt8.self))
-    } else if `is`(Float.self) {
-      return output.pointee.floating(`as`(Float.self))
-    } else {
-      return encoder.write(value, into: &output.pointee) != nil
-    }
-    return true
+    if let written = output.pointee.scalar(value) { return written }
+    return encoder.write(value, into: &output.pointee) != nil
   }
 }
