@@ -36,9 +36,10 @@ import ChronicleJSON
 /// case's name, can still slip through between two checks (cases are told apart by the name the
 /// writer gives): test each case with ``journalJSONMismatch(redaction:)``.
 ///
-/// Redaction holds either way: members of a type marked ``SensitiveValue`` (or wrapped in
-/// ``Redacted``) go through the encoder, which writes them `"<redacted>"`; a ``Redaction`` with
-/// key names or rules encodes every value through `Encodable`, where the writer is not used.
+/// Redaction holds either way: members of a type marked
+/// ``/ChronicleInspection/SensitiveValue`` (or wrapped in ``/ChronicleInspection/Redacted``) go
+/// through the encoder, which writes them `"<redacted>"`; a ``/ChronicleInspection/Redaction``
+/// with key names or rules encodes every value through `Encodable`, where the writer is not used.
 public protocol JournalJSONWritable: Encodable {
   /// Writes the value's JSON: exactly what its `encode(to:)` gives, key for key, in order.
   func writeJournalJSON(to json: inout JournalJSONWriter)
