@@ -94,6 +94,52 @@ import Testing
     #expect(order.journalJSONMismatch() == nil)
   }
 
+  /// Random values of every case (a fixed seed): strings of any scalar, control characters and
+  /// quotes included, numbers of any magnitude and sign, subnormal and negative zero included.
+  @Test func randomValuesOfEveryCaseWriteTheirEncodableBytes() {
+    var random = SplitMix64(seed: 0x5EED_2026_1127)
+    func string() -> String {
+      let scalars = (0..<Int(random.next() % 12)).compactMap { _ -> Unicode.Scalar? in
+        switch random.next() % 4 {
+        case 0: Unicode.Scalar(UInt32(random.next() % 0x20))
+        case 1: Unicode.Scalar(UInt32([0x22, 0x5C, 0x2F, 0x7F][Int(random.next() % 4)]))
+        case 2: Unicode.Scalar(UInt32(random.next() % 0x11_0000))
+        default: Unicode.Scalar(UInt32(0x20 + random.next() % 0x5F))
+        }
+      }
+      return String(String.UnicodeScalarView(scalars))
+    }
+    func double() -> Double {
+      let bits = random.next()
+      switch random.next() % 4 {
+      case 0: return Double(bitPattern: bits & ~(0x7FF << 52))  // subnormal or zero, either sign
+      case 1: return Double(Int64(bitPattern: bits)) / 1_000
+      default: return Double(bitPattern: bits).isFinite ? Double(bitPattern: bits) : 0.5
+      }
+    }
+    var mismatches: [JournalJSONMismatch] = []
+    for _ in 0..<3_000 {
+      let order: Order =
+        switch random.next() % 7 {
+        case 0: .add(Int(bitPattern: UInt(random.next())))
+        case 1: .rename(to: string())
+        case 2: .price(double(), currency: random.next() % 2 == 0 ? nil : string())
+        case 3:
+          .flags(
+            on: random.next() % 2 == 0, mask: UInt8(truncatingIfNeeded: random.next()),
+            big: Int64(bitPattern: random.next()),
+            ratio: Float(bitPattern: UInt32(truncatingIfNeeded: random.next())))
+        case 4: .address(Address(street: string(), number: Int(bitPattern: UInt(random.next()))))
+        case 5: .login(user: string(), password: Redacted(string()))
+        default: .reset
+        }
+      if let mismatch = order.journalJSONMismatch() { mismatches.append(mismatch) }
+    }
+    // A float that is not finite is written by neither: the conformance throws for it.
+    #expect(mismatches.allSatisfy { $0.reason == .notEncodable })
+    #expect(mismatches.count < 30)
+  }
+
   /// The lines of a sink for `actions`, from each line's cause to its durations: cause, case
   /// name, action, whether it is replayable, outcome.
   /// `mismatch` receives the sink's ``NDJSONFileSink/journalJSONMismatch`` once it is closed.
@@ -324,5 +370,18 @@ import Testing
     #expect(written.count == Self.orders.count)
     #expect(written[0] == #"{"add":{"_0":5}}"#)
     #expect(written == actions(plainJournal.snapshot().journalJSON()))
+  }
+}
+
+/// A small deterministic generator (SplitMix64), for the random values of a test.
+private struct SplitMix64 {
+  var state: UInt64
+  init(seed: UInt64) { state = seed }
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
   }
 }
