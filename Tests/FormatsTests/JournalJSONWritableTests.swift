@@ -206,6 +206,53 @@ import Testing
     }
   }
 
+  /// A member that writes its own JSON too.
+  struct Place: Codable, Sendable, Equatable, JournalJSONWritable {
+    var name: String
+    var floor: Int?
+
+    func writeJournalJSON(to json: inout JournalJSONWriter) {
+      json.object {
+        $0.member("name", name)
+        $0.member("floor", floor)
+      }
+    }
+  }
+
+  enum Visit: Codable, Sendable, JournalJSONWritable {
+    case at(Place, times: [Int])
+
+    func writeJournalJSON(to json: inout JournalJSONWriter) {
+      switch self {
+      case .at(let place, let times):
+        json.enumCase("at") {
+          $0.member("_0", place)
+          $0.member("times", times)
+        }
+      }
+    }
+  }
+
+  /// A member whose writer names its key wrongly, in a value whose own writer is right.
+  struct Misplaced: Codable, Sendable, JournalJSONWritable {
+    var name: String
+    func writeJournalJSON(to json: inout JournalJSONWriter) { json.object { $0.member("title", name) } }
+  }
+
+  struct Holder: Codable, Sendable, JournalJSONWritable {
+    var place: Misplaced
+    func writeJournalJSON(to json: inout JournalJSONWriter) { json.object { $0.member("place", place) } }
+  }
+
+  @Test func aMemberThatWritesItselfIsWrittenByItsWriterAndCheckedWithTheValue() throws {
+    // The member's writer is used (its wrong key is found, after `{"place":{"`).
+    #expect(Holder(place: Misplaced(name: "a")).journalJSONMismatch()?.offset == 11)
+    #expect(Visit.at(Place(name: "x\"y", floor: nil), times: [1, 2]).journalJSONMismatch() == nil)
+    #expect(Visit.at(Place(name: "hall", floor: -1), times: []).journalJSONMismatch() == nil)
+    let parts = try Self.lineParts([Visit.at(Place(name: "hall", floor: 3), times: [4])])
+    #expect(parts[0].contains(#""action":{"at":{"_0":{"name":"hall","floor":3},"times":[4]}}"#))
+  }
+
   @Test func aWriterThatDiffersIsFoundAndItsValuesWrittenAsEncodableWritesThem() throws {
     let mismatch = try #require(Misnamed.add(3).journalJSONMismatch())
     #expect(mismatch.reason == .differs)

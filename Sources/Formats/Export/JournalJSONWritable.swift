@@ -252,13 +252,20 @@ public struct JournalJSONObject: ~Copyable {
   func close() { output.pointee.append(UInt8(ascii: "}")) }
 
   /// Writes a value as the journal's encoder does: scalars directly (``JSONWriter/scalar(_:)``,
-  /// specialized where the writer is), anything else through the encoder. `false` for a number
-  /// JSON cannot hold, or a value the encoder hands back to the tree encoder.
+  /// specialized where the writer is), a ``JournalJSONWritable`` value by its own writer (checked
+  /// with the value it is part of), anything else through the encoder. `false` for a number JSON
+  /// cannot hold, a writer that wrote no single value, or a value the encoder hands back to the
+  /// tree encoder.
   @inlinable
   static func write<Value: Encodable>(
     _ value: Value, into output: UnsafeMutablePointer<JSONWriter>, encoder: StreamingJSONEncoder
   ) -> Bool {
     if let written = output.pointee.scalar(value) { return written }
+    if let writable = value as? any JournalJSONWritable {
+      var json = JournalJSONWriter(output: output, encoder: encoder)
+      writable.writeJournalJSON(to: &json)
+      return json.values == 1 && !json.failed
+    }
     return encoder.write(value, into: &output.pointee) != nil
   }
 }
