@@ -69,8 +69,9 @@ package final class StreamingJSONEncoder {
   package struct Written {
     /// The key of the value's only member, when it is an object of exactly one member: an
     /// enum case's name under synthesized `Codable`.
-    package var singleKey: String?
+    @usableFromInline package var singleKey: String?
 
+    @usableFromInline
     package init(singleKey: String?) { self.singleKey = singleKey }
   }
 

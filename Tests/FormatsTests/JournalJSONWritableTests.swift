@@ -253,6 +253,44 @@ import Testing
     #expect(parts[0].contains(#""action":{"at":{"_0":{"name":"hall","floor":3},"times":[4]}}"#))
   }
 
+  /// A value encoded as its one member, through a single-value container.
+  struct Switch: Codable, Sendable, JournalJSONWritable {
+    enum Position: Codable, Sendable { case on(Int), off }
+    var position: Position
+
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.singleValueContainer()
+      try container.encode(position)
+    }
+
+    init(_ position: Position) { self.position = position }
+    init(from decoder: any Decoder) throws {
+      position = try decoder.singleValueContainer().decode(Position.self)
+    }
+
+    func writeJournalJSON(to json: inout JournalJSONWriter) {
+      switch position {
+      case .on(let level): json.value(Wrapped(level: level))
+      case .off: json.value(position)
+      }
+    }
+
+    /// `.on` written by a writer of its own, as a single value.
+    struct Wrapped: Encodable, JournalJSONWritable {
+      var level: Int
+      func writeJournalJSON(to json: inout JournalJSONWriter) {
+        json.enumCase("on") { $0.member("_0", level) }
+      }
+    }
+  }
+
+  @Test func aSingleValueKeepsItsOneMembersKeyAsTheEncodersDoes() throws {
+    #expect(Switch(.on(3)).journalJSONMismatch() == nil)
+    #expect(Switch(.off).journalJSONMismatch() == nil)
+    let parts = try Self.lineParts([Switch(.on(1)), Switch(.off), Switch(.on(2))])
+    #expect(parts.map { $0.contains(#""action":{"on":{"_0":"#) } == [true, false, true])
+  }
+
   @Test func aWriterThatDiffersIsFoundAndItsValuesWrittenAsEncodableWritesThem() throws {
     let mismatch = try #require(Misnamed.add(3).journalJSONMismatch())
     #expect(mismatch.reason == .differs)

@@ -117,8 +117,9 @@ public struct JournalJSONMismatch: Error, Sendable, Hashable, CustomStringConver
 /// Writes one value's JSON for ``JournalJSONWritable/writeJournalJSON(to:)``: an object, an
 /// enum case (an object of one member whose value is an object), or a single value.
 ///
-/// Scalars (strings, integers, `Bool`, `Double`, `Float`) are written as the journal's encoder
-/// writes them; any other `Encodable` value is encoded by that encoder, redaction and all.
+/// Scalars (strings, integers, `Bool`, `Double`, `Float`, `Data`, `URL`, `Decimal`) are written as
+/// the journal's encoder writes them; a ``JournalJSONWritable`` member by its own writer; any
+/// other `Encodable` value is encoded by that encoder, redaction and all.
 public struct JournalJSONWriter: ~Copyable {
   @usableFromInline let output: UnsafeMutablePointer<JSONWriter>
   @usableFromInline let encoder: StreamingJSONEncoder
@@ -160,7 +161,12 @@ public struct JournalJSONWriter: ~Copyable {
   @inlinable
   public mutating func value(_ value: some Encodable) {
     values &+= 1
-    if !JournalJSONObject.write(value, into: output, encoder: encoder) { failed = true }
+    // An object written as a single value keeps its one member's key, as the encoder's does.
+    if let written = JournalJSONObject.write(value, into: output, encoder: encoder) {
+      singleKey = written.singleKey
+    } else {
+      failed = true
+    }
   }
 
   /// Writes `value` by its own writer after what `output` holds; `nil`, with `output` as it
@@ -210,7 +216,7 @@ public struct JournalJSONObject: ~Copyable {
   @inlinable
   public mutating func member(_ key: String, _ value: some Encodable) {
     self.key(key)
-    if !Self.write(value, into: output, encoder: encoder) { failed = true }
+    if Self.write(value, into: output, encoder: encoder) == nil { failed = true }
   }
 
   /// Writes the member `key` with `value` unless it is `nil`, as synthesized `Codable`'s
@@ -253,19 +259,22 @@ public struct JournalJSONObject: ~Copyable {
 
   /// Writes a value as the journal's encoder does: scalars directly (``JSONWriter/scalar(_:)``,
   /// specialized where the writer is), a ``JournalJSONWritable`` value by its own writer (checked
-  /// with the value it is part of), anything else through the encoder. `false` for a number JSON
+  /// with the value it is part of), anything else through the encoder. `nil` for a number JSON
   /// cannot hold, a writer that wrote no single value, or a value the encoder hands back to the
   /// tree encoder.
   @inlinable
   static func write<Value: Encodable>(
     _ value: Value, into output: UnsafeMutablePointer<JSONWriter>, encoder: StreamingJSONEncoder
-  ) -> Bool {
-    if let written = output.pointee.scalar(value) { return written }
+  ) -> StreamingJSONEncoder.Written? {
+    if let written = output.pointee.scalar(value) {
+      return written ? StreamingJSONEncoder.Written(singleKey: nil) : nil
+    }
     if let writable = value as? any JournalJSONWritable {
       var json = JournalJSONWriter(output: output, encoder: encoder)
       writable.writeJournalJSON(to: &json)
-      return json.values == 1 && !json.failed
+      guard json.values == 1, !json.failed else { return nil }
+      return StreamingJSONEncoder.Written(singleKey: json.singleKey)
     }
-    return encoder.write(value, into: &output.pointee) != nil
+    return encoder.write(value, into: &output.pointee)
   }
 }
