@@ -7,8 +7,9 @@ import TracerFixtures
 @testable import ChronicleFormats
 @testable import ChronicleTracer
 
-/// SplitMix64: a small seeded generator, so every run feeds the same inputs.
-private struct SeededGenerator: RandomNumberGenerator {
+/// SplitMix64: a small seeded generator, so every run feeds the same inputs (these tests and
+/// `JournalJSONWritableTests`).
+struct SeededGenerator: RandomNumberGenerator {
   var state: UInt64
 
   mutating func next() -> UInt64 {

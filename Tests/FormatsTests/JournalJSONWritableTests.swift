@@ -97,7 +97,7 @@ import Testing
   /// Random values of every case (a fixed seed): strings of any scalar, control characters and
   /// quotes included, numbers of any magnitude and sign, subnormal and negative zero included.
   @Test func randomValuesOfEveryCaseWriteTheirEncodableBytes() {
-    var random = SplitMix64(seed: 0x5EED_2026_1127)
+    var random = SeededGenerator(state: 0x5EED_2026_1127)
     func string() -> String {
       let scalars = (0..<Int(random.next() % 12)).compactMap { _ -> Unicode.Scalar? in
         switch random.next() % 4 {
@@ -455,18 +455,5 @@ import Testing
     #expect(written.count == Self.orders.count)
     #expect(written[0] == #"{"add":{"_0":5}}"#)
     #expect(written == actions(plainJournal.snapshot().journalJSON()))
-  }
-}
-
-/// A small deterministic generator (SplitMix64), for the random values of a test.
-private struct SplitMix64 {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }
