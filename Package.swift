@@ -108,7 +108,7 @@ let package = Package(
         "ChronicleCLI", "Demo", "ChronicleStore", "ChronicleTracer", "ChronicleFormats",
         "ChronicleMiddleware",
         "ChronicleTimeTravel",
-        "ChronicleTesting",
+        "ChronicleTesting", "ChronicleTestSupport",
       ],
       path: "Tests/CLITests"),
     // A store alive at exit, for StoreTests' LeakSanitizer test.

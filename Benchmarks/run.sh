@@ -137,7 +137,14 @@ RELATIVE = [("timetravel/send-recommended", "tracer/record-growing", 1.5),
             ("sink/ndjson-each-line-self-writing", "tracer/record-tally", 10.0),
             ("sink/ndjson-mapped-self-writing", "tracer/record-tally", 10.0),
             ("sink/ndjson-each-line-self-writing-repeating", "tracer/record-tally-repeating", 10.0),
-            ("sink/ndjson-mapped-self-writing-repeating", "tracer/record-tally-repeating", 10.0)]
+            ("sink/ndjson-mapped-self-writing-repeating", "tracer/record-tally-repeating", 10.0),
+            # Issue 27: the same after recording for a while (one store and sink across iterations).
+            ("sink/ndjson-each-line-steady", "tracer/record-tally-steady", 10.0),
+            ("sink/ndjson-mapped-steady", "tracer/record-tally-steady", 10.0),
+            ("sink/ndjson-mapped-self-writing-steady", "tracer/record-tally-steady", 10.0),
+            ("sink/ndjson-each-line-steady-repeating", "tracer/record-tally-steady-repeating", 10.0),
+            ("sink/ndjson-mapped-steady-repeating", "tracer/record-tally-steady-repeating", 10.0),
+            ("sink/ndjson-mapped-self-writing-steady-repeating", "tracer/record-tally-steady-repeating", 10.0)]
 # Issue 13: with the 100 KB state, peak resident memory at most the default byte cap + 64 MB.
 LARGE_STATE_PEAK_MB = (64 << 20) / 1e6 + 64
 
@@ -150,6 +157,10 @@ ORDER = ["floor", "floor/bare-increment", "send/no-middleware", "send/3-middlewa
          "tracer/record-tally-repeating", "sink/ndjson-each-line-repeating",
          "sink/ndjson-mapped-repeating", "sink/ndjson-background-repeating",
          "sink/ndjson-each-line-self-writing-repeating", "sink/ndjson-mapped-self-writing-repeating",
+         "tracer/record-tally-steady", "sink/ndjson-each-line-steady", "sink/ndjson-mapped-steady",
+         "sink/ndjson-mapped-self-writing-steady", "tracer/record-tally-steady-repeating",
+         "sink/ndjson-each-line-steady-repeating", "sink/ndjson-mapped-steady-repeating",
+         "sink/ndjson-mapped-self-writing-steady-repeating",
          "timetravel/send-recommended", "round-trip/thunk", "round-trip/effect-run",
          "timetravel/jump", "replay/verify", "timetravel/jump-replay-step", "timetravel/undo-replay-step",
          "journal/memory-1MB-state", "journal/100KB-state", "journal/100KB-state-uncapped",
@@ -413,12 +424,14 @@ if IMPORTS:
 # alone measured the same way; the wall-clock ratios above are the rate the pipeline sustains.
 if SINKS:
     print("NDJSON sink, CPU ns per send (median [min-max] over the iterations; × the median of the tracer alone")
-    print("with the same actions: tracer/record-tally, or tracer/record-tally-repeating for the -repeating ones)")
+    print("with the same actions: tracer/record-tally, or tracer/record-tally-repeating for the -repeating ones;")
+    print("the -steady ones against tracer/record-tally-steady(-repeating), recording as long)")
     def per_send(values, sends):
         ordered = sorted(v / sends for v in values)
         return ordered[len(ordered) // 2], ordered[0], ordered[-1]
     for name in [n for n in ORDER if n in SINKS]:
-        reference = SINKS.get("tracer/record-tally" + ("-repeating" if name.endswith("-repeating") else ""))
+        reference = SINKS.get("tracer/record-tally" + ("-steady" if "-steady" in name else "")
+                              + ("-repeating" if name.endswith("-repeating") else ""))
         base = None
         if reference:
             base = (per_send(reference[1], reference[0])[0], per_send(reference[2], reference[0])[0])

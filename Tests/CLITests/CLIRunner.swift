@@ -1,3 +1,4 @@
+import ChronicleTestSupport
 import Foundation
 
 /// What a run of one of the package's executables did.
@@ -49,11 +50,8 @@ enum CLIRunner {
   /// `chronicle` with `arguments`.
   static func chronicle(_ arguments: String...) throws -> CLIResult { try run("chronicle", arguments) }
 
-  /// A new empty folder under the temporary directory.
+  /// A new empty folder under the temporary directory, removed when the tests' process exits.
   static func temporaryFolder() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "chronicle-cli-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
+    try TemporaryFolders.make(prefix: "chronicle-cli")
   }
 }

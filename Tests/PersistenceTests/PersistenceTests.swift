@@ -24,14 +24,13 @@ struct Account: Codable, Sendable, Equatable {
   var token: Token
 }
 
+/// A new empty folder under the temporary directory, removed when the tests' process exits.
 func temporaryDirectory() -> URL {
-  let url = FileManager.default.temporaryDirectory.appendingPathComponent("chronicle-\(UUID().uuidString)")
   do {
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return try TemporaryFolders.make(prefix: "chronicle-persistence")
   } catch {
-    preconditionFailure("cannot create \(url.path): \(error)")
+    preconditionFailure("cannot create a temporary folder: \(error)")
   }
-  return url
 }
 
 @Suite("Persistence")

@@ -11,6 +11,11 @@
 // nothing (what `Codable` itself costs: a box per container, its type's metadata, the calls
 // through existentials), timed as the harness times the store's scenarios.
 //
+// The `-steady` scenarios keep one store, journal and sink across a scenario's iterations (a session
+// that has been recording for a while: the journal at its cap, the file long, its caches warm), the
+// file replaced, outside the timing, every 100,000 lines; the others start each iteration with a
+// new store and a new file (the first 1,000 actions of a session, the file created for them).
+//
 // Each iteration sends 1,000 actions without pause and ends when the sink has written them all,
 // so its wall time is the rate the whole pipeline sustains. Each scenario also times, per
 // iteration, the CPU time of the sending thread during the sends (what `send` costs the app's
@@ -111,12 +116,13 @@ private struct Amounts {
 
 /// Sends `.add(n)` once per scaled iteration, `n` as `amounts` says, timing the CPU as the file's
 /// comment says; `finish` (the sink's flush) is part of the process's time.
+/// `first` is where the amounts start counting (a steady scenario's store has seen the ones before).
 private func measureSends<R: TallyReducer>(
   _ benchmark: Benchmark, _ store: Store<Tally.State, R.Action>, _: R.Type = Tally.self, amounts: Amounts,
-  finish: () -> Void = {}
+  first: Int = 0, finish: () -> Void = {}
 ) {
-  var amount = 0
   let cycle = amounts.cycle ?? Int.max
+  var amount = first % cycle
   benchmark.startMeasurement()
   let process = processCPUNanoseconds()
   let sender = threadCPUNanoseconds()
@@ -229,6 +235,92 @@ func registerSinkBenchmarks() {
     registerSinkBenchmark(
       "sink/ndjson-mapped-self-writing" + amounts.suffix, SelfWritingTally.self, writing: .mapped(),
       amounts: amounts)
+    // A session recording for a while, against the tracer alone recording as long.
+    let steady = "-steady" + amounts.suffix
+    registerSteadyBenchmark("tracer/record-tally" + steady, Tally.self, writing: nil, amounts: amounts)
+    registerSteadyBenchmark(
+      "sink/ndjson-each-line" + steady, Tally.self, writing: .eachLine, amounts: amounts)
+    registerSteadyBenchmark("sink/ndjson-mapped" + steady, Tally.self, writing: .mapped(), amounts: amounts)
+    registerSteadyBenchmark(
+      "sink/ndjson-mapped-self-writing" + steady, SelfWritingTally.self, writing: .mapped(), amounts: amounts)
+  }
+}
+
+/// A store recording `R`'s actions, with a sink writing as `writing` (none when `nil`), kept across a
+/// steady scenario's iterations.
+private final class SteadySession<R: TallyReducer> {
+  static var linesPerFile: Int { 100_000 }
+
+  let name: String
+  let writing: NDJSONFileSink<Tally.State, R.Action>.Writing?
+  /// The sink's file.
+  let url: URL
+  private(set) var store: Store<Tally.State, R.Action>
+  private(set) var sink: NDJSONFileSink<Tally.State, R.Action>?
+  /// The actions sent so far: where the next iteration's amounts start.
+  var sent = 0
+  private var sentToFile = 0
+
+  init(name: String, writing: NDJSONFileSink<Tally.State, R.Action>.Writing?) {
+    self.name = name
+    self.writing = writing
+    url = exportFile("\(name.replacingOccurrences(of: "/", with: "-")).ndjson")
+    (store, sink) = Self.make(url: url, writing: writing)
+  }
+
+  /// The file holds `linesPerFile` lines: a new store and file (outside the timing).
+  func replaceIfFull() {
+    guard sentToFile >= Self.linesPerFile else { return }
+    close()
+    (store, sink) = Self.make(url: url, writing: writing)
+    sentToFile = 0
+  }
+
+  func noteSent(_ count: Int) {
+    sent += count
+    sentToFile += count
+  }
+
+  func close() {
+    guard let sink else { return }
+    sink.close()
+    precondition(sink.error == nil && sink.linesWritten == sentToFile + 1)
+    try? FileManager.default.removeItem(at: url)
+  }
+
+  private static func make(
+    url: URL, writing: NDJSONFileSink<Tally.State, R.Action>.Writing?
+  ) -> (Store<Tally.State, R.Action>, NDJSONFileSink<Tally.State, R.Action>?) {
+    guard let writing else { return (tallyStore(R(), sinks: []), nil) }
+    do {
+      let sink = try NDJSONFileSink<Tally.State, R.Action>(url: url, writing: writing)
+      return (tallyStore(R(), sinks: [sink]), sink)
+    } catch {
+      fatalError("\(error)")
+    }
+  }
+}
+
+/// Each steady scenario's session, by name (the harness runs one scenario at a time).
+nonisolated(unsafe) private var steadySessions: [String: AnyObject] = [:]
+
+/// A steady scenario: `R`'s actions sent through a tracer (into a sink writing as `writing`, if
+/// any) that has been recording since the scenario's first iteration.
+private func registerSteadyBenchmark<R: TallyReducer>(
+  _ name: String, _ reducer: R.Type, writing: NDJSONFileSink<Tally.State, R.Action>.Writing?, amounts: Amounts
+) {
+  Benchmark(name) { benchmark in
+    let session =
+      steadySessions[name] as? SteadySession<R> ?? SteadySession<R>(name: name, writing: writing)
+    steadySessions[name] = session
+    session.replaceIfFull()
+    let sink = session.sink
+    measureSends(
+      benchmark, session.store, R.self, amounts: amounts, first: session.sent, finish: { sink?.flush() })
+    session.noteSent(benchmark.scaledIterations.count)
+  } teardown: {
+    (steadySessions.removeValue(forKey: name) as? SteadySession<R>)?.close()
+    printSinkSamples(name)
   }
 }
 

@@ -22,13 +22,19 @@ import Synchronization
 /// between leaves a last line without a newline (torn), never a complete line with NULs in it.
 /// ``close()`` cuts the file at its lines.
 ///
-/// Only the window from the page of the lines' end to the file's end is mapped, so the address
-/// space used does not grow with the file.
+/// Only a window from the page of the lines' end is mapped, so the address space used does not
+/// grow with the file.
 ///
 /// On Linux, a ``Prefaulter`` makes the window's pages writable ahead of the lines, on a thread
 /// of its own: the first write to each page of a shared file mapping is a page fault in which
 /// the file system marks the page dirty, most of a line's cost when the thread that copies it
-/// takes it (BENCHMARKS.md, "sink/ndjson-mapped").
+/// takes it (BENCHMARKS.md, "sink/ndjson-mapped"). There, the window reserves ``reservedBytes``
+/// of address space past the file's end (Linux maps pages past the end, and a page becomes
+/// usable once the file grows over it): the file grows a chunk ahead of the lines within the
+/// window, so that the prefaulter always has pages to make ready, and the window is replaced
+/// only when the lines reach its end, the old one unmapped on the prefaulter's queue. Without a
+/// prefaulter (Apple platforms, older kernels) the window ends at the file's end and is replaced
+/// each time the file grows.
 ///
 /// Not thread-safe: its sink's file uses it under its lock.
 final class MappedFile {
@@ -55,17 +61,25 @@ final class MappedFile {
   static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
   /// Faults the window's pages in ahead of the lines; `nil` where the system cannot.
   let prefaulter: Prefaulter?
+  /// The address space a window reserves past the file's end, with a prefaulter.
+  private let reservedBytes: Int
   /// The end of the lines past which the prefaulter is asked to go further.
   private var nextPrefault = 0
 
   /// Takes the open descriptor of an empty regular file, opened for reading and writing.
   /// `prefaulting` is `false` to leave every page's first write to the thread that copies a line
-  /// (for measuring what the prefaulter saves).
-  init(descriptor: Int32, chunkBytes: Int, growth: Growth = .allocating, prefaulting: Bool = true) {
+  /// (for measuring what the prefaulter saves). `reservedBytes` is the address space a window
+  /// reserves when there is a prefaulter (smaller in tests, to replace windows often).
+  init(
+    descriptor: Int32, chunkBytes: Int, growth: Growth = .allocating, prefaulting: Bool = true,
+    reservedBytes: Int = 64 << 20
+  ) {
     self.descriptor = descriptor
     self.chunkBytes = max(Self.pageSize, chunkBytes)
     self.growth = growth
     self.prefaulter = prefaulting && Prefaulter.isAvailable ? Prefaulter() : nil
+    self.reservedBytes =
+      (max(Self.pageSize, reservedBytes) + Self.pageSize - 1) / Self.pageSize * Self.pageSize
   }
 
   /// Appends the lines of `bytes` (each ending with its newline), one after the other, counting
@@ -93,7 +107,7 @@ final class MappedFile {
   /// Copies the line, its newline stored last.
   private func appendLine(_ line: UnsafeRawBufferPointer) throws(Errno) {
     guard let source = line.baseAddress, line.count > 0 else { return }
-    if end + line.count > windowOffset + windowLength { try remap(toHold: line.count) }
+    if end + line.count > min(size, windowOffset + windowLength) { try makeRoom(for: line.count) }
     guard let window else { return }
     let target = window + (end - windowOffset)
     target.copyMemory(from: source, byteCount: line.count - 1)
@@ -106,30 +120,52 @@ final class MappedFile {
     if end >= nextPrefault { askPrefaulter() }
   }
 
-  /// Asks the prefaulter for the pages ahead of the lines' end, and when to ask again.
+  /// Asks the prefaulter for the pages ahead of the lines' end, and when to ask again. With a
+  /// window reserved past the file's end, first grows the file to a chunk past the lines when
+  /// less than half a chunk is left, so that the prefaulter has pages to make ready before the
+  /// lines reach them (the file stays at most a chunk, in whole pages, past its lines).
   private func askPrefaulter() {
     guard let prefaulter else { return }
-    prefaulter.request(upTo: end + Prefaulter.ahead)
-    nextPrefault = end + Prefaulter.step
+    nextPrefault = end + Prefaulter.askEvery
+    let windowEnd = windowOffset + windowLength
+    if size - end < chunkBytes / 2 && size < windowEnd {
+      // Best effort: a growth that fails here is tried again when a line needs it, and its
+      // error reported then.
+      try? grow(to: min(Self.pageRounded(end + chunkBytes), windowEnd))
+    }
+    // As far ahead as the lines have come, up to `ahead`: a file closed early (a short session, a
+    // test) is not made ready far past its lines.
+    let ahead = min(Prefaulter.ahead, max(Prefaulter.askEvery, end))
+    prefaulter.request(upTo: min(end + ahead, windowEnd, size))
   }
 
-  /// Maps a window from the page of ``end`` that holds `count` more bytes, growing the file first
-  /// (by a chunk; by what the line needs when a chunk does not fit).
-  private func remap(toHold count: Int) throws(Errno) {
+  /// Makes room for `count` more bytes after ``end``: grows the file (by a chunk; by what the
+  /// line needs when a chunk does not fit), and maps a new window when the line passes this one.
+  private func makeRoom(for count: Int) throws(Errno) {
     let offset = end - end % Self.pageSize
     let needed = end + count
     if needed > size {
-      let chunk = max(chunkBytes, needed - offset)
-      let target = offset + (chunk + Self.pageSize - 1) / Self.pageSize * Self.pageSize
       do throws(Errno) {
-        try grow(to: target)
+        try grow(to: offset + Self.pageRounded(max(chunkBytes, needed - offset)))
       } catch {
         // Near a file size limit or a full disk: as much as this line needs, if that fits.
         try grow(to: needed)
       }
     }
-    unmap()
-    let length = size - offset
+    if needed > windowOffset + windowLength || window == nil { try remap() }
+  }
+
+  /// `count` rounded up to a whole number of pages.
+  private static func pageRounded(_ count: Int) -> Int {
+    (count + pageSize - 1) / pageSize * pageSize
+  }
+
+  /// Maps a window from the page of ``end``: to the file's end, or ``reservedBytes`` past it with
+  /// a prefaulter. The window replaced is unmapped on the prefaulter's queue, off this thread.
+  private func remap() throws(Errno) {
+    let offset = end - end % Self.pageSize
+    retireWindow()
+    var length = prefaulter == nil ? size - offset : max(size - offset, reservedBytes)
     #if os(Linux)
       // Without a prefaulter, the window's pages are read in at once (zeros, from allocated
       // blocks) rather than one fault each as lines reach them; a prefaulter makes them
@@ -138,7 +174,13 @@ final class MappedFile {
     #else
       let flags = MAP_SHARED
     #endif
-    let mapped = mmap(nil, length, PROT_READ | PROT_WRITE, flags, descriptor, off_t(offset))
+    var mapped = mmap(nil, length, PROT_READ | PROT_WRITE, flags, descriptor, off_t(offset))
+    if mapped == UnsafeMutableRawPointer(bitPattern: -1) && length > size - offset {
+      // Address space too tight for the reservation (a limit on it, a 32-bit process): the
+      // window ends at the file's end, as without a prefaulter.
+      length = size - offset
+      mapped = mmap(nil, length, PROT_READ | PROT_WRITE, flags, descriptor, off_t(offset))
+    }
     guard let mapped, mapped != UnsafeMutableRawPointer(bitPattern: -1) else { throw Errno(errno) }
     window = mapped
     windowOffset = offset
@@ -179,12 +221,28 @@ final class MappedFile {
     }
   }
 
-  private func unmap() {
+  /// Lets go of the window: unmapped on the prefaulter's queue when there is one, here otherwise.
+  private func retireWindow() {
     // The prefaulter lets go of the window before it is unmapped, never during a call on it.
+    prefaulter?.stop()
+    if let window {
+      if let prefaulter {
+        prefaulter.unmap(window, length: windowLength)
+      } else {
+        munmap(window, windowLength)
+      }
+    }
+    window = nil
+    windowLength = 0
+  }
+
+  /// Unmaps the window, and waits for the windows retired before it to be unmapped.
+  private func unmap() {
     prefaulter?.stop()
     if let window { munmap(window, windowLength) }
     window = nil
     windowLength = 0
+    prefaulter?.waitUntilDone()
   }
 
   /// Unmaps the file and cuts it at its lines (the descriptor stays open).
@@ -209,9 +267,14 @@ final class MappedFile {
 /// Where the system has no such call (Apple platforms, older kernels), there is no prefaulter and
 /// the writing thread takes each page's first write itself.
 final class Prefaulter: Sendable {
-  /// How far ahead of the lines pages are faulted in.
-  static let ahead = 256 << 10
-  /// How much is faulted in by one call, and how far the lines move before they ask again.
+  /// How far ahead of the lines pages are faulted in at most (within the file: a default chunk);
+  /// no further than the lines have come from the file's start, nor less than ``askEvery``.
+  static let ahead = 1 << 20
+  /// How far the lines move before they ask again. Each request that finds the prefaulter idle
+  /// wakes its thread, which costs the writing thread a system call (measured: about 80 ns a line
+  /// when it asked every 64 KiB).
+  static let askEvery = 256 << 10
+  /// How much is faulted in by one call: what ``MappedFile``'s unmapping may wait for.
   static let step = 64 << 10
 
   /// Whether the system can fault pages in writable without writing them.
@@ -241,8 +304,13 @@ final class Prefaulter: Sendable {
     var length = 0
     var populated = 0
 
-    /// The file offset its pages are wanted up to: `wanted`, within the window.
-    func target(wanted: Int) -> Int { min(wanted, offset + length) }
+    /// The file offset its pages are wanted up to: `wanted` rounded up to a whole page, within
+    /// the window. Whole pages keep ``populated`` on a page boundary, as `madvise` needs its
+    /// address to be: a step ending inside a page would make the next call fail (`EINVAL`).
+    func target(wanted: Int) -> Int {
+      let page = MappedFile.pageSize
+      return min((wanted + page - 1) / page * page, offset + length)
+    }
   }
 
   private let window = SanitizerVisibleMutex(Window())
@@ -309,7 +377,14 @@ final class Prefaulter: Sendable {
     }
   }
 
-  /// Waits until the work requested so far is done (for tests).
+  /// Unmaps a window the prefaulter has let go of (``stop()``), on its queue: unmapping a window
+  /// of written pages takes time in proportion to them, which the writing thread does not wait for.
+  func unmap(_ address: UnsafeMutableRawPointer, length: Int) {
+    let address = UInt(bitPattern: address)
+    queue.async { _ = munmap(UnsafeMutableRawPointer(bitPattern: address), length) }
+  }
+
+  /// Waits until the work requested so far is done (for ``MappedFile/close()``, and tests).
   func waitUntilDone() {
     queue.sync {}
   }

@@ -37,9 +37,10 @@ import Foundation
 ///
 /// - ``Writing/mapped(chunkBytes:)``: each line is copied into a `MAP_SHARED` mapping of the
 ///   file before `send` returns, with no system call but when the file grows (a chunk at a
-///   time, its blocks allocated then): a process that crashes or is killed loses at most the
-///   line being written, as with ``Writing/eachLine``, since the page cache holds the copied
-///   lines. Until the sink is closed or released, the file ends with NUL bytes where the next
+///   time, its blocks allocated then) and, on Linux, when the sink's queue is woken to make the
+///   next pages writable (about once per 256 KiB of lines): a process that crashes or is
+///   killed loses at most the line being written, as with ``Writing/eachLine``, since the page
+///   cache holds the copied lines. Until the sink is closed or released, the file ends with NUL bytes where the next
 ///   lines go; the loaders stop at them, and report them with a torn line in a file left by a
 ///   killed process (`chronicle repair` cuts them). Not the default: a reader that reads the
 ///   file to its end while the sink is open (`tail -f`, `jq`) sees those NUL bytes, and
