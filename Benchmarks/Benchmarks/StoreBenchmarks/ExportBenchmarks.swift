@@ -18,10 +18,21 @@ import Foundation
 
 /// A file in a fresh temporary folder of this process.
 func exportFile(_ name: String) -> URL {
-  let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-    "chronicle-benchmarks-\(ProcessInfo.processInfo.processIdentifier)")
+  exportFolder.appendingPathComponent(name)
+}
+
+/// This process's temporary folder, made at its first use and removed, with what is left in it,
+/// when the process exits.
+private let exportFolder: URL = {
+  let folder = exportFolderPath()
   try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-  return folder.appendingPathComponent(name)
+  atexit { try? FileManager.default.removeItem(at: exportFolderPath()) }
+  return folder
+}()
+
+private func exportFolderPath() -> URL {
+  FileManager.default.temporaryDirectory.appendingPathComponent(
+    "chronicle-benchmarks-\(ProcessInfo.processInfo.processIdentifier)")
 }
 
 /// The resident memory of this process, now (`VmRSS`) or at its peak (`VmHWM`), in bytes (Linux;

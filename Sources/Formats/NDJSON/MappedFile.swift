@@ -182,6 +182,14 @@ final class MappedFile {
       mapped = mmap(nil, length, PROT_READ | PROT_WRITE, flags, descriptor, off_t(offset))
     }
     guard let mapped, mapped != UnsafeMutableRawPointer(bitPattern: -1) else { throw Errno(errno) }
+    #if os(Linux)
+      // No read-ahead on a fault in the window: a page the lines reach before the prefaulter
+      // does is read in alone. With read-ahead, the copying thread's fault read in (zero-filled)
+      // the pages around it up to the device's read-ahead size, the whole new chunk on the
+      // machine measured (most of a new file's first lines' cost, Benchmarks/HISTORY.md), work
+      // the prefaulter does off that thread.
+      if prefaulter != nil { _ = madvise(mapped, length, MADV_RANDOM) }
+    #endif
     window = mapped
     windowOffset = offset
     windowLength = length
