@@ -78,8 +78,7 @@ final class MappedFile {
     self.chunkBytes = max(Self.pageSize, chunkBytes)
     self.growth = growth
     self.prefaulter = prefaulting && Prefaulter.isAvailable ? Prefaulter() : nil
-    self.reservedBytes =
-      (max(Self.pageSize, reservedBytes) + Self.pageSize - 1) / Self.pageSize * Self.pageSize
+    self.reservedBytes = Self.pageRounded(max(Self.pageSize, reservedBytes))
   }
 
   /// Appends the lines of `bytes` (each ending with its newline), one after the other, counting
@@ -156,7 +155,7 @@ final class MappedFile {
   }
 
   /// `count` rounded up to a whole number of pages.
-  private static func pageRounded(_ count: Int) -> Int {
+  static func pageRounded(_ count: Int) -> Int {
     (count + pageSize - 1) / pageSize * pageSize
   }
 
@@ -244,12 +243,9 @@ final class MappedFile {
     windowLength = 0
   }
 
-  /// Unmaps the window, and waits for the windows retired before it to be unmapped.
+  /// Unmaps the window, and waits until every window retired is unmapped.
   private func unmap() {
-    prefaulter?.stop()
-    if let window { munmap(window, windowLength) }
-    window = nil
-    windowLength = 0
+    retireWindow()
     prefaulter?.waitUntilDone()
   }
 
@@ -315,10 +311,7 @@ final class Prefaulter: Sendable {
     /// The file offset its pages are wanted up to: `wanted` rounded up to a whole page, within
     /// the window. Whole pages keep ``populated`` on a page boundary, as `madvise` needs its
     /// address to be: a step ending inside a page would make the next call fail (`EINVAL`).
-    func target(wanted: Int) -> Int {
-      let page = MappedFile.pageSize
-      return min((wanted + page - 1) / page * page, offset + length)
-    }
+    func target(wanted: Int) -> Int { min(MappedFile.pageRounded(wanted), offset + length) }
   }
 
   private let window = SanitizerVisibleMutex(Window())
