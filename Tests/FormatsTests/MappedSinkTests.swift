@@ -117,6 +117,30 @@ import TracerFixtures
     #expect(mapped.linesWritten == 2_001)
   }
 
+  /// A mapped sink grows its file by a chunk and maps it when it is created, so that its first
+  /// `send` does not: until the first line, the file holds NUL bytes only. What a process killed
+  /// then leaves reads as a stream with nothing written: the loader's journal is empty, its torn
+  /// line the NUL bytes; the document readers say the stream ends inside its header, as for an
+  /// empty stream. Closed unused, the file is empty.
+  @Test func aNewMappedSinkGrowsItsFileBeforeItsFirstLine() throws {
+    let url = temporaryFile()
+    defer { try? FileManager.default.removeItem(at: url) }
+    let sink = try Sink(url: url, writing: .mapped(chunkBytes: 8_192))
+    let bytes = try Data(contentsOf: url)
+    #expect(bytes.count == 8_192)
+    #expect(bytes.allSatisfy { $0 == 0 })
+    let result = try CounterJournal.loadNDJSON(contentsOf: url, reducer: Counter())
+    #expect(result.journal.count == 0)
+    #expect(
+      result.tornLine == TornLine(lineNumber: 1, byteOffset: 0, byteCount: 0, unwrittenByteCount: 8_192))
+    let noHeader = JournalImportError.truncated(entry: nil, field: "(header)", byteOffset: 0)
+    #expect(throws: noHeader) { try JournalFile(contentsOf: url) }
+    #expect(throws: noHeader) { try JournalFile.scan(contentsOf: url) { _, _ in true } }
+    #expect(sink.linesWritten == 0)
+    sink.close()
+    #expect(try Data(contentsOf: url).isEmpty)
+  }
+
   /// What a killed writer leaves: the open file copied as it is (lines, then NULs).
   private func killedFile(tornBytes: Int) throws -> (url: URL, lines: Int, tornAt: Int, size: Int) {
     let (mapped, each, _) = try mappedAndEachLine(chunkBytes: 8_192)

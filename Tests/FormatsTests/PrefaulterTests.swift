@@ -123,6 +123,51 @@ import Testing
       }
     }
 
+    /// How many of the `count` pages from `address` are present in this process's page tables
+    /// (`/proc/self/pagemap`, bit 63 of each page's entry).
+    private static func presentPages(_ address: UnsafeMutableRawPointer, count: Int) throws -> Int {
+      let map = open("/proc/self/pagemap", O_RDONLY)
+      try #require(map >= 0)
+      defer { close(map) }
+      var entries = [UInt64](repeating: 0, count: count)
+      let offset = off_t(UInt(bitPattern: address) / UInt(MappedFile.pageSize) * 8)
+      let read = entries.withUnsafeMutableBytes { pread(map, $0.baseAddress, $0.count, offset) }
+      try #require(read == count * 8)
+      return entries.filter { $0 & (1 << 63) != 0 }.count
+    }
+
+    /// A file prepared before its first line, as a mapped sink prepares it when it is created:
+    /// its first ``Prefaulter/headStart`` bytes are made writable there, the pages after them by
+    /// the prefaulter. A window mapped by a line instead leaves the pages after the line's to the
+    /// writing thread, up to the head start: the prefaulter never faults in a page the lines are
+    /// being copied into (which made the writing thread wait on it, or the prefaulter on the
+    /// writing thread).
+    @Test(.enabled(if: Prefaulter.isAvailable))
+    func theFirstPagesOfAWindowAreTheWritingThreads() throws {
+      let headPages = MappedFile.pageRounded(Prefaulter.headStart) / MappedFile.pageSize
+      try withFile { descriptor, _ in
+        let file = MappedFile(descriptor: descriptor, chunkBytes: 1 << 20)
+        defer { file.close() }
+        file.prepare()
+        file.prefaulter?.waitUntilDone()
+        let window = try #require(file.windowAddress)
+        #expect(try Self.presentPages(window, count: headPages) == headPages)
+        #expect(try Self.presentPages(window + headPages * MappedFile.pageSize, count: 16) == 16)
+      }
+      try withFile { descriptor, _ in
+        let file = MappedFile(descriptor: descriptor, chunkBytes: 1 << 20)
+        defer { file.close() }
+        var lines = 0
+        let line = [UInt8](repeating: UInt8(ascii: "x"), count: 99) + [UInt8(ascii: "\n")]
+        try line.withUnsafeBytes { try file.append($0, lineCount: 1, lines: &lines) }
+        file.prefaulter?.waitUntilDone()
+        let window = try #require(file.windowAddress)
+        // The line's page, written; the rest of the head start, not yet.
+        #expect(try Self.presentPages(window, count: headPages) == 1)
+        #expect(try Self.presentPages(window + headPages * MappedFile.pageSize, count: 16) == 16)
+      }
+    }
+
     /// 4 MiB of lines (1,024 pages), four chunks: the prefaulter keeps ahead of the lines to the
     /// end, in one window of the default reservation and through four windows of 1 MiB, where the
     /// first page or two of a window, written as soon as it is mapped, may fault (measured: 0 to 4

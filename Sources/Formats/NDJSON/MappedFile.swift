@@ -55,6 +55,8 @@ final class MappedFile {
   /// The file's size: the lines, then NUL bytes.
   private var size = 0
   private var window: UnsafeMutableRawPointer?
+  /// Where the window is mapped (for tests).
+  var windowAddress: UnsafeMutableRawPointer? { window }
   /// The window's offset in the file (a multiple of the page size) and its length.
   private var windowOffset = 0
   private var windowLength = 0
@@ -79,6 +81,27 @@ final class MappedFile {
     self.growth = growth
     self.prefaulter = prefaulting && Prefaulter.isAvailable ? Prefaulter() : nil
     self.reservedBytes = Self.pageRounded(max(Self.pageSize, reservedBytes))
+  }
+
+  /// Grows the empty file by its first chunk and maps it, before the first line: the work the
+  /// first line would otherwise do on the thread that sends it (a new sink's first `send`: about
+  /// 100 µs, Benchmarks/HISTORY.md, session 20). With a prefaulter, the window's first
+  /// ``Prefaulter/headStart`` bytes are made writable here and the pages after them on its
+  /// queue. Best effort: what fails here is done again, and its error reported, by the first
+  /// line. Until then the file holds NUL bytes only (see docs/formats/journal-ndjson.md).
+  func prepare() {
+    guard window == nil, end == 0 else { return }
+    do throws(Errno) {
+      try makeRoom(for: 1)
+    } catch {
+      return
+    }
+    #if os(Linux)
+      if prefaulter != nil, let window {
+        _ = madvise(
+          window, min(Self.pageRounded(Prefaulter.headStart), windowLength, size), Prefaulter.populateWrite)
+      }
+    #endif
   }
 
   /// Appends the lines of `bytes` (each ending with its newline), one after the other, counting
@@ -133,8 +156,10 @@ final class MappedFile {
       try? grow(to: min(Self.pageRounded(end + chunkBytes), windowEnd))
     }
     // As far ahead as the lines have come, up to `ahead`: a file closed early (a short session, a
-    // test) is not made ready far past its lines.
-    let ahead = min(Prefaulter.ahead, max(Prefaulter.askEvery, end))
+    // test) is not made ready far past its lines. At least a step further than the next request:
+    // asked only when the lines reached the end of what it had made ready, the prefaulter started
+    // on the very pages they were being copied into.
+    let ahead = min(Prefaulter.ahead, max(Prefaulter.askEvery + Prefaulter.step, end))
     prefaulter.request(upTo: min(end + ahead, windowEnd, size))
   }
 
@@ -272,7 +297,8 @@ final class MappedFile {
 /// the writing thread takes each page's first write itself.
 final class Prefaulter: Sendable {
   /// How far ahead of the lines pages are faulted in at most (within the file: a default chunk);
-  /// no further than the lines have come from the file's start, nor less than ``askEvery``.
+  /// no further than the lines have come from the file's start, nor less than ``askEvery`` and a
+  /// ``step``.
   static let ahead = 1 << 20
   /// How far the lines move before they ask again. Each request that finds the prefaulter idle
   /// wakes its thread, which costs the writing thread a system call (measured: about 80 ns a line
@@ -280,6 +306,12 @@ final class Prefaulter: Sendable {
   static let askEvery = 256 << 10
   /// How much is faulted in by one call: what ``MappedFile``'s unmapping may wait for.
   static let step = 64 << 10
+  /// The bytes of a new window, from the page of the lines' end, left to the writing thread:
+  /// the prefaulter starts after them. Started at the lines' page, it faulted in the pages the
+  /// lines were being copied into at the same time, and each thread's fault there waited for
+  /// the other's (profiled in a new file's first lines: the writing thread waiting on a locked
+  /// page, and switched out; Benchmarks/HISTORY.md, session 20).
+  static let headStart = 16 << 10
 
   /// Whether the system can fault pages in writable without writing them.
   static let isAvailable: Bool = {
@@ -297,7 +329,7 @@ final class Prefaulter: Sendable {
 
   #if os(Linux)
     /// `MADV_POPULATE_WRITE`, which older C headers do not name.
-    private static let populateWrite: Int32 = 23
+    static let populateWrite: Int32 = 23
   #endif
 
   /// The window being faulted in: its address (0 when there is none), its offset and length in
@@ -321,13 +353,13 @@ final class Prefaulter: Sendable {
   private let running = Atomic<Bool>(false)
   private let queue = DispatchQueue(label: "chronicle.ndjson.prefault", qos: .utility)
 
-  /// Faults in a new window (mapped at `address`, `length` bytes from file offset `offset`), from
-  /// the page of file offset `from`.
+  /// Faults in a new window (mapped at `address`, `length` bytes from file offset `offset`),
+  /// ``headStart`` bytes (in whole pages) past the page of file offset `from`, where the lines are.
   func start(window address: UnsafeMutableRawPointer, offset: Int, length: Int, from: Int) {
     window.withLock { window in
       window = Window(
         address: UInt(bitPattern: address), offset: offset, length: length,
-        populated: from - from % MappedFile.pageSize)
+        populated: from - from % MappedFile.pageSize + MappedFile.pageRounded(Self.headStart))
     }
   }
 

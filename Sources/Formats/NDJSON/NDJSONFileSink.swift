@@ -40,9 +40,10 @@ import Foundation
 ///   time, its blocks allocated then) and, on Linux, when the sink's queue is woken to make the
 ///   next pages writable (about once per 256 KiB of lines): a process that crashes or is
 ///   killed loses at most the line being written, as with ``Writing/eachLine``, since the page
-///   cache holds the copied lines. Until the sink is closed or released, the file ends with NUL bytes where the next
-///   lines go; the loaders stop at them, and report them with a torn line in a file left by a
-///   killed process (`chronicle repair` cuts them). Not the default: a reader that reads the
+///   cache holds the copied lines. From the sink's creation (which adds and maps the file's
+///   first chunk, so that the first `send` does not) until it is closed or released, the file
+///   ends with NUL bytes where the next lines go; the loaders stop at them, and report them with
+///   a torn line in a file left by a killed process (`chronicle repair` cuts them). Not the default: a reader that reads the
 ///   file to its end while the sink is open (`tail -f`, `jq`) sees those NUL bytes, and
 ///   `tail -f` misses the lines copied into bytes it had read. A FIFO or a device is written
 ///   line by line. See docs/formats/journal-ndjson.md, "Mapped writing".
@@ -67,8 +68,9 @@ public final class NDJSONFileSink<State: Sendable, Action: Sendable>: JournalSin
     case inBackground(maxPendingLines: Int = 8_192)
     /// Each line is copied into a `MAP_SHARED` mapping of the file before `send` returns, with
     /// no system call: a crash loses at most the line being written, as with ``eachLine``. The
-    /// file is grown `chunkBytes` at a time (its blocks allocated then): until the sink is
-    /// closed, it ends with NUL bytes where lines will go (see ``NDJSONFileSink``).
+    /// file is grown `chunkBytes` at a time (its blocks allocated then), the first time when the
+    /// sink is created: until the sink is closed, it ends with NUL bytes where lines will go
+    /// (see ``NDJSONFileSink``).
     case mapped(chunkBytes: Int = 1 << 20)
   }
 
@@ -128,8 +130,11 @@ public final class NDJSONFileSink<State: Sendable, Action: Sendable>: JournalSin
     if case .mapped(let chunkBytes) = writing, fstat(descriptor, &status) == 0,
       status.st_mode & S_IFMT == S_IFREG
     {
-      mapping = MappedFile(
+      let file = MappedFile(
         descriptor: descriptor, chunkBytes: chunkBytes, growth: writingZeros ? .writingZeros : .allocating)
+      // The file's first chunk, its mapping and first pages, here rather than in the first `send`.
+      file.prepare()
+      mapping = file
     }
     file = SinkFile(
       path: path, descriptor: descriptor, mapping: mapping, redaction: options.redaction, format: format)
