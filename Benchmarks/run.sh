@@ -108,7 +108,10 @@ ACTIONS_PER_ITERATION = {"replay/verify": JOURNAL_LENGTH, "journal/memory-1MB-st
                          "timetravel/jump-replay-step": 100 * 9_999,
                          "timetravel/undo-replay-step": 50 * 9_998 + 50 * 9_999,
                          # ExplorationBenchmarks.swift: one shrink of a 1,000-step run per iteration.
-                         "exploration/shrink-1000": 1}
+                         "exploration/shrink-1000": 1,
+                         # SinkBenchmarks.swift: one first send, or one sink's creation, per iteration.
+                         "tracer/record-tally-first-send": 1, "sink/ndjson-each-line-first-send": 1,
+                         "sink/ndjson-mapped-first-send": 1, "sink/ndjson-mapped-create": 1}
 DEFAULT_ACTIONS = 1_000
 
 # Issue 5's targets for the time-travel scenarios.

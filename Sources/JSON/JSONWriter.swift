@@ -124,7 +124,11 @@ package struct JSONWriter {
   }
 
   /// Writes ASCII punctuation or a literal, such as `{"entries":[`.
-  @inlinable
+  ///
+  /// Always inlined, so that the literal's length is a constant where it is written and its
+  /// copy a few stores: called, it was a call and a `memcpy` of a length known only at run time,
+  /// for each of the dozen literals of a sink's line.
+  @inlinable @inline(__always)
   package mutating func raw(_ text: StaticString) {
     text.withUTF8Buffer { append(UnsafeRawBufferPointer($0)) }
   }

@@ -88,6 +88,26 @@ private struct Tally: Reducer {
     #expect(result.output.contains(#""entries":3"#))
   }
 
+  /// A mapped sink's file before its first line (the sink grows it when it is created): NUL
+  /// bytes only. Left by a process killed then, it is a stream that ends inside its header, as
+  /// an empty file is: `summary` and `repair` say so, and `Replay.verify` has nothing to replay.
+  @Test func theReadersTakeAFileOfNULBytesForAStreamWithoutItsHeader() throws {
+    let folder = try CLIRunner.temporaryFolder()
+    let live = folder.appendingPathComponent("live.ndjson")
+    let sink = try NDJSONFileSink<Tally.State, Tally.Action>(url: live, writing: .mapped(chunkBytes: 8_192))
+    let killed = folder.appendingPathComponent("killed.ndjson")
+    try Data(contentsOf: live).write(to: killed)
+    sink.close()
+    #expect(try Data(contentsOf: killed) == Data(count: 8_192))
+    for command in ["summary", "repair"] {
+      let result = try CLIRunner.chronicle(command, killed.path)
+      #expect(result.status == 1)
+      #expect(result.errors == "chronicle: \(killed.path): the input ends inside (header) (byte 0)\n")
+    }
+    let report = try Replay.verify(ndjson: killed, reducer: Tally())
+    #expect(report.replayedEntries == 0)
+  }
+
   @Test func replayVerifiesAKilledMappedSinksFile() throws {
     let file = try killedFile(torn: #"{"entry""#)
     let report = try Replay.verify(ndjson: file.url, reducer: Tally())

@@ -200,6 +200,7 @@ private func opaqueDiscardingEncoder() -> any Encoder {
 }
 
 func registerSinkBenchmarks() {
+  registerFirstSendBenchmarks()
   Benchmark("codable/discarding-encoder") { benchmark in
     let encoder = opaqueDiscardingEncoder()
     var amount = 0
@@ -243,6 +244,51 @@ func registerSinkBenchmarks() {
     registerSteadyBenchmark("sink/ndjson-mapped" + steady, Tally.self, writing: .mapped(), amounts: amounts)
     registerSteadyBenchmark(
       "sink/ndjson-mapped-self-writing" + steady, SelfWritingTally.self, writing: .mapped(), amounts: amounts)
+  }
+}
+
+/// A new sink's creation, and a new store's first `send` into it, one per iteration: the
+/// header, and the first line with whatever the sink's creation left to it (before session 20, a
+/// `.mapped` sink's first chunk, its mapping and its first pages). The tracer alone, and an
+/// `.eachLine` sink, for scale.
+private func registerFirstSendBenchmarks() {
+  let configuration = Benchmark.Configuration(
+    metrics: [.wallClock, .throughput], warmupIterations: 10, scalingFactor: .one, maxDuration: .seconds(5),
+    maxIterations: 2_000)
+  let modes: [(String, NDJSONFileSink<Tally.State, Tally.Action>.Writing?)] = [
+    ("tracer/record-tally-first-send", nil), ("sink/ndjson-each-line-first-send", .eachLine),
+    ("sink/ndjson-mapped-first-send", .mapped()),
+  ]
+  for (name, writing) in modes {
+    Benchmark(name, configuration: configuration) { benchmark in
+      let url = exportFile("\(name.replacingOccurrences(of: "/", with: "-")).ndjson")
+      defer { try? FileManager.default.removeItem(at: url) }
+      let sink: NDJSONFileSink<Tally.State, Tally.Action>?
+      do {
+        sink = try writing.map { try NDJSONFileSink(url: url, writing: $0) }
+      } catch {
+        fatalError("\(error)")
+      }
+      let store = tallyStore(sinks: sink.map { [$0] } ?? [])
+      benchmark.startMeasurement()
+      store.send(.add(1))
+      benchmark.stopMeasurement()
+      sink?.close()
+      precondition(sink.map { $0.error == nil && $0.linesWritten == 2 } ?? true)
+    }
+  }
+  Benchmark("sink/ndjson-mapped-create", configuration: configuration) { benchmark in
+    let url = exportFile("sink-ndjson-mapped-create.ndjson")
+    defer { try? FileManager.default.removeItem(at: url) }
+    benchmark.startMeasurement()
+    let sink: NDJSONFileSink<Tally.State, Tally.Action>
+    do {
+      sink = try NDJSONFileSink(url: url, writing: .mapped())
+    } catch {
+      fatalError("\(error)")
+    }
+    benchmark.stopMeasurement()
+    sink.close()
   }
 }
 
