@@ -43,6 +43,26 @@ private func streamingStore(to url: URL, mapped: Bool = false) throws -> Store<T
     #expect(end.rest == "")
   }
 
+  /// A mapped sink's file from the sink's creation, before its first line: NUL bytes only, which
+  /// `follow` waits on as on an empty file, then reads as the lines come.
+  @Test func followWaitsOnAMappedSinksFileBeforeItsFirstLine() throws {
+    let url = try CLIRunner.temporaryFolder().appendingPathComponent("live.ndjson")
+    let store = try streamingStore(to: url, mapped: true)
+    #expect(try Data(contentsOf: url) == Data(count: 4_096))
+    let follow = try ChildProcess("follow", url.path, "--for", "2")
+    #if os(Linux)
+      // Until the follower has the file open: it reads the NUL bytes before the first line.
+      let deadline = Date().addingTimeInterval(30)
+      while !follow.hasOpen(url), Date() < deadline { usleep(1_000) }
+      #expect(follow.hasOpen(url))
+    #endif
+    store.send(.add(1))
+    store.send(.add(2))
+    #expect(follow.nextLine() == #"0 #1 add user {"add":{"_0":1}}"#)
+    #expect(follow.nextLine() == #"1 #2 add user {"add":{"_0":2}}"#)
+    #expect(follow.waitForExit().status == 0)
+  }
+
   @Test func followEndsCleanlyOnControlC() throws {
     let url = try CLIRunner.temporaryFolder().appendingPathComponent("live.ndjson")
     let store = try streamingStore(to: url)
