@@ -139,6 +139,16 @@ import TracerFixtures
     #expect(sink.linesWritten == 0)
     sink.close()
     #expect(try Data(contentsOf: url).isEmpty)
+    // Another byte after NUL bytes is no unwritten tail: a malformed file, as before.
+    var corrupt = Data(count: 8_192)
+    corrupt[4_000] = UInt8(ascii: "{")
+    try corrupt.write(to: url)
+    #expect(throws: JournalImportError.self) { try JournalFile(contentsOf: url) }
+    do {
+      _ = try JournalFile(contentsOf: url)
+    } catch {
+      #expect(error != noHeader)
+    }
   }
 
   /// What a killed writer leaves: the open file copied as it is (lines, then NULs).

@@ -84,11 +84,12 @@ final class MappedFile {
   }
 
   /// Grows the empty file by its first chunk and maps it, before the first line: the work the
-  /// first line would otherwise do on the thread that sends it (a new sink's first `send`: 115–128
-  /// µs before, 49–60 µs after, `sink/ndjson-mapped-first-send` in BENCHMARKS.md). With a prefaulter, the window's first
-  /// ``Prefaulter/headStart`` bytes are made writable here and the pages after them on its
-  /// queue. Best effort: what fails here is done again, and its error reported, by the first
-  /// line. Until then the file holds NUL bytes only (see docs/formats/journal-ndjson.md).
+  /// first line would otherwise do on the thread that sends it (a new sink's first `send`:
+  /// 115–128 µs before, 49–60 µs after; `sink/ndjson-mapped-first-send` in BENCHMARKS.md). With
+  /// a prefaulter, the window's first ``Prefaulter/headStart`` bytes are made writable here and
+  /// the pages after them on its queue. Best effort: what fails here is done again, and its
+  /// error reported, by the first line. Until then the file holds NUL bytes only (see
+  /// docs/formats/journal-ndjson.md).
   func prepare() {
     guard window == nil, end == 0 else { return }
     do throws(Errno) {

@@ -43,10 +43,10 @@ import Foundation
 ///   cache holds the copied lines. From the sink's creation (which adds and maps the file's
 ///   first chunk, so that the first `send` does not) until it is closed or released, the file
 ///   ends with NUL bytes where the next lines go; the loaders stop at them, and report them with
-///   a torn line in a file left by a killed process (`chronicle repair` cuts them). Not the default: a reader that reads the
-///   file to its end while the sink is open (`tail -f`, `jq`) sees those NUL bytes, and
-///   `tail -f` misses the lines copied into bytes it had read. A FIFO or a device is written
-///   line by line. See docs/formats/journal-ndjson.md, "Mapped writing".
+///   a torn line in a file left by a killed process (`chronicle repair` cuts them). Not the
+///   default: a reader that reads the file to its end while the sink is open (`tail -f`, `jq`)
+///   sees those NUL bytes, and `tail -f` misses the lines copied into bytes it had read. A FIFO
+///   or a device is written line by line. See docs/formats/journal-ndjson.md, "Mapped writing".
 ///
 /// Either way ``ChronicleTracer/Journal/loadNDJSON(contentsOf:reducer:configuration:limits:)``
 /// reports a torn last line and keeps every line before it; lines are never reordered or skipped.

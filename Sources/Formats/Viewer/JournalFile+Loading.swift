@@ -35,8 +35,11 @@ extension JournalFile {
     _ bytes: UnsafeBufferPointer<UInt8>, limits: JournalImportLimits
   ) throws(JournalImportError) -> JournalFile {
     // A mapped sink's file before its first line (a process killed then): NUL bytes only, the
-    // unwritten tail of a stream (see `UnwrittenTail`) with nothing before it.
-    if bytes.first == 0 { throw .truncated(entry: nil, field: "(header)", byteOffset: 0) }
+    // unwritten tail of a stream (see `UnwrittenTail`) with nothing before it. Any other byte
+    // after them is a malformed file, as before.
+    if bytes.first == 0, !bytes.contains(where: { $0 != 0 }) {
+      throw .truncated(entry: nil, field: "(header)", byteOffset: 0)
+    }
     let firstLineEnd = bytes.firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
     if try isStream(bytes, firstLineEnd: firstLineEnd, limits: limits) {
       return try loadStream(bytes, headerEnd: firstLineEnd, limits: limits)
