@@ -51,18 +51,6 @@ final class ChildProcess {
     }
   }
 
-  #if os(Linux)
-    /// Whether the process has the file at `url` open (its descriptors in `/proc`).
-    func hasOpen(_ url: URL) -> Bool {
-      let folder = "/proc/\(process.processIdentifier)/fd"
-      let target = url.resolvingSymlinksInPath().path
-      let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-      return descriptors.contains { descriptor in
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: "\(folder)/\(descriptor)")) == target
-      }
-    }
-  #endif
-
   /// Sends SIGINT, as Ctrl-C does.
   func interrupt() { process.interrupt() }
 

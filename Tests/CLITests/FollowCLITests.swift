@@ -49,12 +49,17 @@ private func streamingStore(to url: URL, mapped: Bool = false) throws -> Store<T
     let url = try CLIRunner.temporaryFolder().appendingPathComponent("live.ndjson")
     let store = try streamingStore(to: url, mapped: true)
     #expect(try Data(contentsOf: url) == Data(count: 4_096))
-    let follow = try ChildProcess("follow", url.path, "--for", "2")
     #if os(Linux)
-      // Until the follower has the file open: it reads the NUL bytes before the first line.
-      let deadline = Date().addingTimeInterval(30)
-      while !follow.hasOpen(url), Date() < deadline { usleep(1_000) }
-      #expect(follow.hasOpen(url))
+      // Until the follower has read the file (an inotify event, with a deadline): it reads the
+      // NUL bytes before the first line.
+      let watch = inotify_init1(Int32(IN_CLOEXEC))
+      #expect(inotify_add_watch(watch, url.path, UInt32(IN_ACCESS)) >= 0)
+      let follow = try ChildProcess("follow", url.path, "--for", "2")
+      var event = pollfd(fd: watch, events: Int16(POLLIN), revents: 0)
+      #expect(poll(&event, 1, 30_000) == 1)
+      close(watch)
+    #else
+      let follow = try ChildProcess("follow", url.path, "--for", "2")
     #endif
     store.send(.add(1))
     store.send(.add(2))
